@@ -1,0 +1,163 @@
+import { type Node, Parser } from 'acorn';
+import { transform } from 'sucrase';
+
+/**
+ * Turns JavaScript or TypeScript source into a function body the sandbox can evaluate, and finds
+ * problems a user should hear about before anything runs.
+ *
+ * The sandbox evaluates scripts, not modules, so ESM export syntax is rewritten in place (same
+ * line numbers): `export function f` loses its `export`, `export default x` binds a private
+ * name, `export { a as f }` becomes an alias. CommonJS (`module.exports = f`) works as written
+ * because the wrapper provides `module` and `exports`. The entry is resolved at run time, in
+ * this order: a top-level binding named like the entry, `module.exports` (a function, or an
+ * object holding the entry or `default`), the default export.
+ */
+
+export interface PreparedJs {
+  /** Source of a function expression `(function (module, exports) { ... })` returning the entry. */
+  readonly wrapper: string;
+  /** Names of top-level functions, for an EntryNotFound message. */
+  readonly functions: readonly string[];
+}
+
+export interface PrepareProblem {
+  readonly name: 'CompileError' | 'EntryNotFound';
+  readonly message: string;
+}
+
+const DEFAULT_BINDING = '__crosscheck_default__';
+
+type AnyNode = Node & Record<string, unknown>;
+
+const stripTypes = (code: string): string =>
+  transform(code, { transforms: ['typescript'], disableESTransforms: true, keepUnusedImports: true }).code;
+
+const parse = (code: string): AnyNode => {
+  const options = { ecmaVersion: 'latest', allowAwaitOutsideFunction: true, allowHashBang: true } as const;
+  try {
+    return Parser.parse(code, { ...options, sourceType: 'module' }) as unknown as AnyNode;
+  } catch (moduleError) {
+    try {
+      // Sloppy-mode scripts (`with`, octal literals) are valid candidates too.
+      return Parser.parse(code, { ...options, sourceType: 'script' }) as unknown as AnyNode;
+    } catch {
+      throw moduleError;
+    }
+  }
+};
+
+const blank = (code: string, start: number, end: number): string =>
+  code.slice(0, start) + code.slice(start, end).replace(/[^\n]/g, ' ') + code.slice(end);
+
+/** Prepares a JS/TS candidate; returns a problem instead of throwing for bad code. */
+export const prepareJs = (
+  source: string,
+  language: 'javascript' | 'typescript',
+  entry: string,
+): PreparedJs | PrepareProblem => {
+  let code = source;
+  if (language === 'typescript') {
+    try {
+      code = stripTypes(source);
+    } catch (error) {
+      return {
+        name: 'CompileError',
+        message: `TypeScript could not be stripped: ${(error as Error).message}`,
+      };
+    }
+  }
+  let program: AnyNode;
+  try {
+    program = parse(code);
+  } catch (error) {
+    return { name: 'CompileError', message: (error as Error).message };
+  }
+  const functions: string[] = [];
+  const aliases: string[] = [];
+  // Edits go right to left so earlier offsets stay valid.
+  const edits: Array<{ start: number; end: number; text: string }> = [];
+  for (const node of program.body as AnyNode[]) {
+    switch (node.type) {
+      case 'ImportDeclaration':
+      case 'ExportAllDeclaration': {
+        const from = (node.source as { value?: unknown }).value;
+        return {
+          name: 'CompileError',
+          message: `imports are not available in the sandbox (the candidate imports ${JSON.stringify(from)}); candidates must be self-contained`,
+        };
+      }
+      case 'ExportNamedDeclaration': {
+        const decl = node.declaration as AnyNode | null;
+        if (decl) {
+          collectFunctions(decl, functions);
+          edits.push({ start: node.start, end: decl.start, text: '' });
+        } else {
+          if (node.source) {
+            return {
+              name: 'CompileError',
+              message: 're-exports from other modules are not available in the sandbox',
+            };
+          }
+          for (const spec of node.specifiers as AnyNode[]) {
+            const local = (spec.local as { name: string }).name;
+            const exported = spec.exported as { name?: string; value?: string };
+            const name = exported.name ?? exported.value ?? local;
+            if (name === 'default') aliases.push(`var ${DEFAULT_BINDING} = ${local};`);
+            else if (name !== local) aliases.push(`var ${name} = ${local};`);
+          }
+          edits.push({ start: node.start, end: node.end, text: '' });
+        }
+        break;
+      }
+      case 'ExportDefaultDeclaration': {
+        const decl = node.declaration as AnyNode;
+        const named = (decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') && decl.id;
+        if (named) {
+          collectFunctions(decl, functions);
+          edits.push({ start: node.start, end: decl.start, text: '' });
+          aliases.push(`var ${DEFAULT_BINDING} = ${(decl.id as { name: string }).name};`);
+        } else {
+          edits.push({ start: node.start, end: decl.start, text: `var ${DEFAULT_BINDING} = ` });
+          if (decl.type === 'FunctionDeclaration' || decl.type === 'ClassDeclaration') {
+            // `export default function () {}` is a declaration without a name; as an expression it is valid.
+            edits.push({ start: node.end, end: node.end, text: ';' });
+          }
+        }
+        break;
+      }
+      default:
+        collectFunctions(node, functions);
+    }
+  }
+  let body = code;
+  for (const e of edits.sort((a, b) => b.start - a.start)) {
+    body = e.text === '' ? blank(body, e.start, e.end) : body.slice(0, e.start) + e.text + body.slice(e.end);
+  }
+  const id = JSON.stringify(entry);
+  const wrapper = `(function (module, exports) {\n${body}\n;${aliases.join('\n')}
+return {
+  named: (function () { try { return typeof ${safeIdentifier(entry)} === 'undefined' ? undefined : ${safeIdentifier(entry)}; } catch (e) { return undefined; } })(),
+  exported: module.exports,
+  entry: ${id},
+  byDefault: typeof ${DEFAULT_BINDING} === 'undefined' ? undefined : ${DEFAULT_BINDING},
+};
+})`;
+  return { wrapper, functions };
+};
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const safeIdentifier = (name: string): string => (IDENT.test(name) ? name : 'undefined');
+
+const collectFunctions = (node: AnyNode, out: string[]): void => {
+  if (node.type === 'FunctionDeclaration' && node.id) out.push((node.id as { name: string }).name);
+  if (node.type === 'VariableDeclaration') {
+    for (const d of node.declarations as AnyNode[]) {
+      const init = d.init as AnyNode | null;
+      const id = d.id as { type: string; name?: string };
+      if (id.type === 'Identifier' && init && /Function|Arrow/.test(init.type)) out.push(id.name as string);
+    }
+  }
+};
+
+/** True when the value is a problem rather than prepared code. */
+export const isProblem = (x: PreparedJs | PrepareProblem): x is PrepareProblem => 'name' in x;

@@ -1,0 +1,60 @@
+import type { Candidate } from '../candidates/types.ts';
+import type { Task } from '../task/index.ts';
+import type { Tagged } from '../values/codec-core.ts';
+import type { Outcome } from './outcome.ts';
+
+/** Per-candidate execution figures, reported beside the outcomes. @public */
+export interface CandidateRunStats {
+  /** Wall time spent on this candidate's calls, in milliseconds. */
+  durationMs: number;
+  /** Calls that hit the per-call limit. */
+  timeouts: number;
+  /** Calls whose worker died. */
+  crashes: number;
+  /** True when the timeout budget ran out and later inputs were not run (their outcome is `timeout`, reason `budget`). */
+  budgetSpent: boolean;
+  /** Workers or processes replaced because of this candidate. */
+  restarts: number;
+}
+
+/** Limits applied to every call, resolved from the task and run options. @public */
+export interface ExecLimits {
+  /** Per-call limit. */
+  timeoutMs: number;
+  /** Total time a candidate may lose to timeouts and crashes before the rest of its calls are skipped. */
+  budgetMs: number;
+  /** Largest encoded result accepted; larger ones become `error` `OutputTooLarge`. */
+  maxOutputBytes: number;
+  /** Heap limit of a sandbox worker or subprocess, in MiB. */
+  memoryMb: number;
+}
+
+/** What a backend gets to run a share of the candidates. @internal */
+export interface RunContext {
+  readonly task: Task;
+  /** Every input as an encoded argument list (a tagged JSON array). */
+  readonly inputs: readonly Tagged[];
+  /** `JSON.stringify(inputs)`, computed once and shared by every worker. */
+  readonly inputsWire: string;
+  /** A stable key of the input set, so workers can cache decoded inputs. */
+  readonly inputsKey: string;
+  readonly limits: ExecLimits;
+  /** Error class names that make an outcome `invalid`, per language of the candidate. */
+  invalidNames(candidate: Candidate): readonly string[];
+  readonly signal: AbortSignal | undefined;
+  /** Stores one outcome; backends may call it in any order. */
+  record(row: number, input: number, outcome: Outcome): void;
+  stats(row: number): CandidateRunStats;
+}
+
+/** One candidate to run, and its row in the matrix. @internal */
+export interface RowJob {
+  readonly row: number;
+  readonly candidate: Candidate;
+}
+
+/** A way of running candidates (in-process, JS sandbox, Python, command). @internal */
+export interface Backend {
+  /** Runs every input of the context for each given row; resolves when all outcomes are recorded. */
+  run(rows: readonly RowJob[], ctx: RunContext): Promise<void>;
+}

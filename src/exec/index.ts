@@ -1,0 +1,20 @@
+/**
+ * Execution: runs candidates on inputs and collects the outcome matrix.
+ * @packageDocumentation
+ */
+export type { CandidateRunStats, ExecLimits } from './backend.ts';
+export {
+  type CrashOutcome,
+  describeOutcome,
+  type ErrorOutcome,
+  fromWireOutcome,
+  type InvalidOutcome,
+  type Outcome,
+  type OutcomeKind,
+  type TimeoutOutcome,
+  toWireOutcome,
+  type ValueOutcome,
+  valueOutcome,
+  type WireOutcome,
+} from './outcome.ts';
+export { type MatrixRow, type OutcomeMatrix, type RunOptions, run } from './run.ts';

@@ -1,0 +1,145 @@
+import { decode } from '../values/codec.ts';
+import type { Tagged } from '../values/codec-core.ts';
+
+/**
+ * What one call of a candidate on one input produced (DESIGN.md "Values and outcomes").
+ * @public
+ */
+export type Outcome = ValueOutcome | InvalidOutcome | ErrorOutcome | TimeoutOutcome | CrashOutcome;
+
+/** @public */
+export type OutcomeKind = Outcome['kind'];
+
+/** The call returned normally. `value` is decoded on first read; `tagged` is the wire form. @public */
+export interface ValueOutcome {
+  readonly kind: 'value';
+  readonly tagged: Tagged;
+  readonly value: unknown;
+}
+
+/** The candidate rejected the input (Python `ValueError`, JS `RangeError`, or a configured class). @public */
+export interface InvalidOutcome {
+  readonly kind: 'invalid';
+  readonly name: string;
+  readonly message: string;
+}
+
+/**
+ * Any other exception. Failures of the harness on the candidate's behalf use reserved names:
+ * `CompileError` (the source does not parse), `EntryNotFound`, `Unserializable` (the result has
+ * no data form), `OutputTooLarge`, `StackOverflow`.
+ * @public
+ */
+export interface ErrorOutcome {
+  readonly kind: 'error';
+  readonly name: string;
+  readonly message: string;
+}
+
+/**
+ * The call did not finish. `reason`: `call` (it exceeded the per-call limit), `budget` (the
+ * candidate's timeout budget was spent earlier, so it was not run), `unsettled` (it returned a
+ * Promise that can never settle).
+ * @public
+ */
+export interface TimeoutOutcome {
+  readonly kind: 'timeout';
+  readonly reason: 'call' | 'budget' | 'unsettled';
+  readonly ms: number;
+}
+
+/** The worker running the call died (memory limit, exit, signal). @public */
+export interface CrashOutcome {
+  readonly kind: 'crash';
+  readonly reason: string;
+}
+
+class LazyValueOutcome implements ValueOutcome {
+  readonly kind = 'value' as const;
+  readonly tagged: Tagged;
+  #decoded = false;
+  #value: unknown;
+  constructor(tagged: Tagged) {
+    this.tagged = tagged;
+  }
+  get value(): unknown {
+    if (!this.#decoded) {
+      this.#value = decode(this.tagged);
+      this.#decoded = true;
+    }
+    return this.#value;
+  }
+  toJSON(): unknown {
+    return { kind: 'value', tagged: this.tagged };
+  }
+}
+
+/** Builds a value outcome from the wire form. @public */
+export const valueOutcome = (tagged: Tagged): ValueOutcome => new LazyValueOutcome(tagged);
+
+/**
+ * Compact wire form of an outcome, used by every worker and subprocess protocol
+ * (`docs/protocol.md`): `[0, value]`, `[1, name, message]` invalid, `[2, name, message]` error,
+ * `[3, reason, ms]` timeout, `[4, reason]` crash.
+ * @public
+ */
+export type WireOutcome =
+  | [0, Tagged]
+  | [1, string, string]
+  | [2, string, string]
+  | [3, TimeoutOutcome['reason'], number]
+  | [4, string];
+
+/** Decodes a wire outcome. @public */
+export const fromWireOutcome = (w: WireOutcome): Outcome => {
+  switch (w[0]) {
+    case 0:
+      return valueOutcome(w[1]);
+    case 1:
+      return { kind: 'invalid', name: w[1], message: w[2] };
+    case 2:
+      return { kind: 'error', name: w[1], message: w[2] };
+    case 3:
+      return { kind: 'timeout', reason: w[1], ms: w[2] };
+    case 4:
+      return { kind: 'crash', reason: w[1] };
+    default:
+      return { kind: 'error', name: 'ProtocolError', message: `unknown wire outcome ${JSON.stringify(w)}` };
+  }
+};
+
+/** Encodes an outcome in its wire form. @public */
+export const toWireOutcome = (o: Outcome): WireOutcome => {
+  switch (o.kind) {
+    case 'value':
+      return [0, o.tagged];
+    case 'invalid':
+      return [1, o.name, o.message];
+    case 'error':
+      return [2, o.name, o.message];
+    case 'timeout':
+      return [3, o.reason, o.ms];
+    case 'crash':
+      return [4, o.reason];
+  }
+};
+
+/** A one-line human description of an outcome, for messages and reports. @public */
+export const describeOutcome = (o: Outcome): string => {
+  switch (o.kind) {
+    case 'value': {
+      const text = JSON.stringify(o.tagged);
+      return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+    }
+    case 'invalid':
+      return `invalid input (${o.name}: ${o.message})`;
+    case 'error':
+      return `${o.name}: ${o.message}`;
+    case 'timeout':
+      return o.reason === 'budget'
+        ? 'timeout (budget spent, not run)'
+        : `timeout after ${o.ms} ms (${o.reason})`;
+    case 'crash':
+      return `crash (${o.reason})`;
+  }
+};

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import { type Candidate, isCandidate } from '../candidates/index.ts';
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import type { Args } from '../inputs/gen-contract.ts';
+import { isTask, type Task } from '../task/index.ts';
+import { encode, type Tagged } from '../values/codec.ts';
+import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
+import type { Outcome } from './outcome.ts';
+import { backendFor } from './select-backend.ts';
+
+/** Options of {@link run}. All optional. @public */
+export interface RunOptions extends Partial<ExecLimits> {
+  /** Cancels the run; the promise rejects with a `CrosscheckError` (`ABORTED`) holding the partial matrix. */
+  signal?: AbortSignal;
+  /** Called as calls finish, with the number done and the total, for progress displays. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** One row of the matrix: who ran. @public */
+export interface MatrixRow {
+  readonly label: string;
+  readonly id: string;
+  readonly tags: Candidate['tags'];
+  readonly stats: CandidateRunStats;
+}
+
+/**
+ * The outcome of every candidate (and the reference, if any) on every input.
+ * `outcomes[i][j]` is candidate i on input j.
+ * @public
+ */
+export interface OutcomeMatrix {
+  readonly task: Task;
+  readonly inputs: readonly Args[];
+  /** Each input as a tagged argument list (the wire form every runner received). */
+  readonly encodedInputs: readonly Tagged[];
+  readonly candidates: readonly MatrixRow[];
+  readonly outcomes: readonly (readonly Outcome[])[];
+  readonly reference: { readonly row: MatrixRow; readonly outcomes: readonly Outcome[] } | null;
+  readonly durationMs: number;
+  readonly limits: ExecLimits;
+}
+
+const DEFAULTS: Omit<ExecLimits, 'timeoutMs'> = {
+  budgetMs: 10_000,
+  maxOutputBytes: 16 * 1024 * 1024,
+  memoryMb: 256,
+};
+
+const positive = (name: keyof ExecLimits, value: unknown, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `run: expected \`${name}\` to be a positive number, got ${describeValue(value)}.`,
+      { where: `run(task, candidates, inputs, { ${name} })` },
+    );
+  }
+  return value;
+};
+
+/** Resolves run options into limits (one reader per field). @internal */
+export const resolveLimits = (task: Task, options: RunOptions): ExecLimits => ({
+  timeoutMs: positive('timeoutMs', options.timeoutMs, task.timeoutMs),
+  budgetMs: positive('budgetMs', options.budgetMs, DEFAULTS.budgetMs),
+  maxOutputBytes: positive('maxOutputBytes', options.maxOutputBytes, DEFAULTS.maxOutputBytes),
+  memoryMb: positive('memoryMb', options.memoryMb, DEFAULTS.memoryMb),
+});
+
+const languageOf = (c: Candidate): string => (c.kind === 'function' ? 'javascript' : c.language);
+
+const DEFAULT_INVALID: Record<string, readonly string[]> = {
+  javascript: ['RangeError'],
+  typescript: ['RangeError'],
+  python: ['ValueError'],
+};
+
+/**
+ * Runs every candidate, and the task's reference, on every input. Never throws for a bad
+ * candidate: compile errors, missing entries, hangs and crashes become outcomes. Throws a
+ * {@link CrosscheckError} only for misuse (not a task, not candidates, inputs that cannot be
+ * encoded).
+ * @public
+ */
+export const run = async (
+  task: Task,
+  candidates: readonly Candidate[],
+  inputs: readonly Args[],
+  options: RunOptions = {},
+): Promise<OutcomeMatrix> => {
+  const where = 'run(task, candidates, inputs)';
+  if (!isTask(task)) {
+    throw new CrosscheckError(
+      'INVALID_TASK',
+      `run: expected a task from defineTask(), got ${describeValue(task)}.`,
+      { where },
+    );
+  }
+  if (!Array.isArray(candidates) || !candidates.every(isCandidate)) {
+    throw new CrosscheckError(
+      'INVALID_CANDIDATES',
+      `run: expected an array of candidates (from candidates.fromFunctions or fromSources), got ${describeValue(candidates)}.`,
+      { where },
+    );
+  }
+  if (!Array.isArray(inputs) || !inputs.every(Array.isArray)) {
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `run: expected \`inputs\` to be an array of argument tuples, got ${describeValue(inputs)}. Wrap single arguments: [[1], [2]].`,
+      { where },
+    );
+  }
+  const limits = resolveLimits(task, options);
+  const encodedInputs = inputs.map((args, i) => {
+    try {
+      return encode(args);
+    } catch (error) {
+      throw new CrosscheckError(
+        'INVALID_INPUT',
+        `run: input ${i} cannot be sent to a candidate: ${(error as Error).message}`,
+        { where, cause: error },
+      );
+    }
+  });
+  const inputsWire = JSON.stringify(encodedInputs);
+  const rows: Candidate[] = task.reference ? [...candidates, task.reference] : [...candidates];
+  const outcomes: Outcome[][] = rows.map(() => new Array<Outcome>(inputs.length));
+  const stats: CandidateRunStats[] = rows.map(() => ({
+    durationMs: 0,
+    timeouts: 0,
+    crashes: 0,
+    budgetSpent: false,
+    restarts: 0,
+  }));
+  const total = rows.length * inputs.length;
+  let done = 0;
+  const ctx: RunContext = {
+    task,
+    inputs: encodedInputs,
+    inputsWire,
+    inputsKey: createHash('sha256').update(inputsWire).digest('hex').slice(0, 16),
+    limits,
+    invalidNames: (c) => task.invalidInput ?? DEFAULT_INVALID[languageOf(c)] ?? [],
+    signal: options.signal,
+    record(row, input, outcome) {
+      const cells = outcomes[row] as Outcome[];
+      if (cells[input] === undefined) done++;
+      cells[input] = outcome;
+      options.onProgress?.(done, total);
+    },
+    stats: (row) => stats[row] as CandidateRunStats,
+  };
+  const byBackend = new Map<Backend, RowJob[]>();
+  rows.forEach((candidate, row) => {
+    const backend = backendFor(candidate);
+    byBackend.set(backend, [...(byBackend.get(backend) ?? []), { row, candidate }]);
+  });
+  const started = performance.now();
+  const matrix = (): OutcomeMatrix => {
+    const matrixRows: MatrixRow[] = rows.map((c, i) => ({
+      label: c.label,
+      id: c.id,
+      tags: c.tags,
+      stats: stats[i] as CandidateRunStats,
+    }));
+    return Object.freeze({
+      task,
+      inputs,
+      encodedInputs,
+      candidates: matrixRows.slice(0, candidates.length),
+      outcomes: outcomes.slice(0, candidates.length),
+      reference: task.reference
+        ? {
+            row: matrixRows[candidates.length] as MatrixRow,
+            outcomes: outcomes[candidates.length] as Outcome[],
+          }
+        : null,
+      durationMs: performance.now() - started,
+      limits,
+    });
+  };
+  const abortError = (): CrosscheckError => {
+    const error = new CrosscheckError(
+      'ABORTED',
+      `run: aborted after ${done} of ${total} calls; \`error.partial\` holds what finished.`,
+      {
+        where,
+        cause: options.signal?.reason,
+      },
+    );
+    Object.defineProperty(error, 'partial', { value: matrix(), enumerable: false });
+    return error;
+  };
+  if (options.signal?.aborted) throw abortError();
+  await Promise.all([...byBackend].map(([backend, jobs]) => backend.run(jobs, ctx)));
+  if (options.signal?.aborted) throw abortError();
+  outcomes.forEach((cells, row) => {
+    for (let j = 0; j < cells.length; j++) {
+      if (cells[j] === undefined) {
+        throw new CrosscheckError(
+          'INTERNAL',
+          `run: no outcome for ${rows[row]?.label} on input ${j}; this is a bug in crosscheck.`,
+        );
+      }
+    }
+  });
+  return matrix();
+};

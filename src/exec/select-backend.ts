@@ -1,0 +1,17 @@
+import type { Candidate } from '../candidates/types.ts';
+import type { Backend } from './backend.ts';
+import { inProcessBackend } from './in-process.ts';
+import { jsSandboxBackend } from './js/index.ts';
+import { unavailableBackend } from './unavailable.ts';
+
+/** Which backend runs a candidate. Backends group their candidates to share pools. */
+export const backendFor = (candidate: Candidate): Backend => {
+  switch (candidate.kind) {
+    case 'function':
+      return inProcessBackend;
+    case 'source':
+      return candidate.language === 'python' ? unavailableBackend('python') : jsSandboxBackend;
+    case 'command':
+      return unavailableBackend('command');
+  }
+};

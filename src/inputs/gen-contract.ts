@@ -1,0 +1,29 @@
+/**
+ * The contract between input generators and the rest of the engine. The generators themselves
+ * live in this folder; tasks, runners and measures depend only on this interface.
+ */
+
+/** Brand of every {@link Gen}, shared across copies of the package. @internal */
+export const GEN_BRAND: unique symbol = Symbol.for('crosscheck.gen') as never;
+
+/** An argument tuple: the positional arguments of one call. @public */
+export type Args = readonly unknown[];
+
+/**
+ * A deterministic, seeded stream of argument tuples (the `Gen` of the incoherence paper).
+ * @public
+ */
+export interface Gen<A extends Args = Args> {
+  readonly [GEN_BRAND]: true;
+  /** Says which distribution this is, for reports ("guarantees hold for this Gen"). */
+  readonly description: string;
+  /**
+   * Draws `n` argument tuples; the same seed always gives the same tuples. May return fewer than
+   * `n` when the source is exhausted (a finite domain, a strict validity filter).
+   */
+  generate(n: number, options: { seed: number; signal?: AbortSignal }): Promise<A[]>;
+}
+
+/** True for any {@link Gen}. @public */
+export const isGen = (x: unknown): x is Gen =>
+  typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[GEN_BRAND] === true;

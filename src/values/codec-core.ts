@@ -1,0 +1,433 @@
+/**
+ * The tagged-JSON codec, written as one self-contained factory.
+ *
+ * Why a factory with no outer references: the very same source is evaluated on the host (to
+ * encode inputs and decode results) and inside every sandbox `vm` context (to decode inputs into
+ * the context's own realm and encode what a candidate returns). One source means the two sides
+ * can never drift, and values created inside a context never carry host-realm prototypes a
+ * candidate could climb out through. The factory captures every intrinsic it uses when it is
+ * created, before candidate code runs, so a candidate that patches `Array.prototype`, `Map`,
+ * `JSON` or `Object.keys` cannot change how its own results are encoded.
+ *
+ * Keep this function free of imports, module-level helpers and syntax that a bundler would
+ * down-level: `createCodec.toString()` must be valid standalone JavaScript.
+ */
+
+/** A JSON-compatible tagged value (see DESIGN.md "Values and outcomes"). */
+export type Tagged = null | boolean | number | string | Tagged[] | { [key: string]: Tagged };
+
+/** Limits applied while encoding. */
+export interface EncodeLimits {
+  /** Upper bound on the encoded size (characters of strings plus a few per node). */
+  maxBytes: number;
+  /** Upper bound on nesting depth. */
+  maxDepth: number;
+}
+
+/** What {@link createCodec} returns; see `codec.ts` for the host instance and documentation. */
+export interface CodecCore {
+  Tuple: ArrayConstructor;
+  FrozenSet: SetConstructor;
+  PyDict: MapConstructor;
+  PyFloat: new (value: number) => { readonly value: number; valueOf(): number };
+  Complex: new (re: number, im: number) => { readonly re: number; readonly im: number };
+  EncodeFailure: new (
+    reason: 'unserializable' | 'too-large',
+    message: string,
+  ) => Error & { reason: 'unserializable' | 'too-large' };
+  encode(value: unknown, limits?: Partial<EncodeLimits>): Tagged;
+  decode(tagged: Tagged): unknown;
+  /** Encodes to a JSON string in one pass (the wire form). */
+  stringify(value: unknown, limits?: Partial<EncodeLimits>): string;
+}
+
+export function createCodec(): CodecCore {
+  const ObjectCtor = Object;
+  const getProto = ObjectCtor.getPrototypeOf;
+  const objectKeys = ObjectCtor.keys;
+  const defineProperty = ObjectCtor.defineProperty;
+  const isArray = Array.isArray;
+  const jsonStringify = JSON.stringify;
+  const numberIsInteger = Number.isInteger;
+  const numberIsNaN = Number.isNaN;
+  const NumberCtor = Number;
+  const StringCtor = String;
+  const BigIntCtor = BigInt;
+  const ErrorCtor = Error;
+  const MapCtor = Map;
+  const SetCtor = Set;
+  const DateCtor = Date;
+  const Uint8ArrayCtor = Uint8Array;
+  const uncurry =
+    <T, A extends unknown[], R>(fn: (this: T, ...args: A) => R) =>
+    (self: T, ...args: A): R =>
+      fn.apply(self, args);
+  const mapForEach = uncurry(
+    MapCtor.prototype.forEach as (this: Map<unknown, unknown>, cb: (v: unknown, k: unknown) => void) => void,
+  );
+  const mapSet = uncurry(
+    MapCtor.prototype.set as (this: Map<unknown, unknown>, k: unknown, v: unknown) => Map<unknown, unknown>,
+  );
+  const setForEach = uncurry(
+    SetCtor.prototype.forEach as (this: Set<unknown>, cb: (v: unknown) => void) => void,
+  );
+  const setAdd = uncurry(SetCtor.prototype.add as (this: Set<unknown>, v: unknown) => Set<unknown>);
+  const setHas = uncurry(SetCtor.prototype.has as (this: Set<unknown>, v: unknown) => boolean);
+  const setDelete = uncurry(SetCtor.prototype.delete as (this: Set<unknown>, v: unknown) => boolean);
+  const dateGetTime = uncurry(DateCtor.prototype.getTime as (this: Date) => number);
+  const dateToISO = uncurry(DateCtor.prototype.toISOString as (this: Date) => string);
+  const strSlice = uncurry(StringCtor.prototype.slice as (this: string, a: number, b?: number) => string);
+  const parseIntFn = NumberCtor.parseInt;
+  const mapProto = MapCtor.prototype;
+  const setProto = SetCtor.prototype;
+  const dateProto = DateCtor.prototype;
+  const u8Proto = Uint8ArrayCtor.prototype;
+  const objectProto = ObjectCtor.prototype;
+
+  class Tuple extends Array {}
+  class FrozenSet extends SetCtor {}
+  class PyDict extends MapCtor {}
+  class PyFloat {
+    readonly value: number;
+    constructor(value: number) {
+      this.value = NumberCtor(value);
+    }
+    valueOf(): number {
+      return this.value;
+    }
+    toString(): string {
+      return numberIsInteger(this.value) ? `${this.value}.0` : StringCtor(this.value);
+    }
+  }
+  class Complex {
+    readonly re: number;
+    readonly im: number;
+    constructor(re: number, im: number) {
+      this.re = NumberCtor(re);
+      this.im = NumberCtor(im);
+    }
+  }
+  class EncodeFailure extends ErrorCtor {
+    readonly reason: 'unserializable' | 'too-large';
+    constructor(reason: 'unserializable' | 'too-large', message: string) {
+      super(message);
+      this.reason = reason;
+      this.name = reason === 'too-large' ? 'OutputTooLarge' : 'Unserializable';
+    }
+  }
+  const tupleProto = Tuple.prototype;
+  const frozenProto = FrozenSet.prototype;
+  const dictProto = PyDict.prototype;
+  const pyFloatProto = PyFloat.prototype;
+  const complexProto = Complex.prototype;
+
+  const TAGS: Record<string, true> = {
+    __proto__: null as never,
+    $tuple: true,
+    $set: true,
+    $frozenset: true,
+    $dict: true,
+    $map: true,
+    $float: true,
+    $int: true,
+    $bytes: true,
+    $complex: true,
+    $undefined: true,
+    $date: true,
+    $object: true,
+  };
+
+  const specialFloat = (x: number): Tagged | null => {
+    if (numberIsNaN(x)) return 'nan';
+    if (x === Infinity) return 'inf';
+    if (x === -Infinity) return '-inf';
+    if (x === 0 && 1 / x < 0) return '-0';
+    return null;
+  };
+  const floatPart = (x: number): Tagged => {
+    const s = specialFloat(x);
+    return s === null ? x : s;
+  };
+  const hexDigits = '0123456789abcdef';
+
+  const protoChainHas = (value: object, proto: object): boolean => {
+    let p = getProto(value);
+    while (p !== null) {
+      if (p === proto) return true;
+      p = getProto(p);
+    }
+    return false;
+  };
+  const isPlainObject = (value: object): boolean => {
+    const p = getProto(value);
+    // A root prototype: this realm's Object.prototype, another realm's, or none.
+    return p === null || p === objectProto || getProto(p) === null;
+  };
+  const describe = (value: unknown): string => {
+    if (typeof value === 'function') return 'a function';
+    if (typeof value === 'symbol') return 'a symbol';
+    try {
+      const p = getProto(value as object);
+      const ctor = p && (p as { constructor?: { name?: unknown } }).constructor;
+      const name = ctor && typeof ctor.name === 'string' ? ctor.name : 'unknown class';
+      return `an instance of ${name}`;
+    } catch {
+      return 'an object';
+    }
+  };
+
+  function encode(value: unknown, rawLimits?: Partial<EncodeLimits>): Tagged {
+    const maxBytes = rawLimits?.maxBytes ?? 16 * 1024 * 1024;
+    const maxDepth = rawLimits?.maxDepth ?? 1000;
+    let budget = maxBytes;
+    const ancestors = new SetCtor<object>();
+    const charge = (n: number): void => {
+      budget -= n;
+      if (budget < 0) {
+        throw new EncodeFailure(
+          'too-large',
+          `the value is larger than the ${maxBytes}-byte output limit (raise maxOutputBytes to allow it)`,
+        );
+      }
+    };
+    const pairs = (entries: Array<[unknown, unknown]>, depth: number): Tagged[] => {
+      const out: Tagged[] = [];
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i] as [unknown, unknown];
+        out[i] = [enc(e[0], depth), enc(e[1], depth)];
+      }
+      return out;
+    };
+    const enc = (v: unknown, depth: number): Tagged => {
+      charge(4);
+      switch (typeof v) {
+        case 'string':
+          charge(v.length);
+          return v;
+        case 'number': {
+          const s = specialFloat(v);
+          return s === null ? v : { $float: s };
+        }
+        case 'boolean':
+          return v;
+        case 'undefined':
+          return { $undefined: true };
+        case 'bigint': {
+          const digits = StringCtor(v);
+          charge(digits.length);
+          return { $int: digits };
+        }
+        case 'function':
+        case 'symbol':
+          throw new EncodeFailure(
+            'unserializable',
+            `the value contains ${describe(v)}, which has no data form`,
+          );
+      }
+      if (v === null) return null;
+      const o = v as object;
+      if (depth >= maxDepth) {
+        throw new EncodeFailure('unserializable', `the value is nested deeper than ${maxDepth} levels`);
+      }
+      if (setHas(ancestors as Set<unknown>, o)) {
+        throw new EncodeFailure(
+          'unserializable',
+          'the value contains a cycle (an object that contains itself)',
+        );
+      }
+      setAdd(ancestors as Set<unknown>, o);
+      try {
+        const d = depth + 1;
+        if (isArray(o)) {
+          const a = o as unknown[];
+          const n = a.length;
+          charge(n);
+          const out: Tagged[] = [];
+          for (let i = 0; i < n; i++) out[i] = enc(a[i], d);
+          return getProto(o) === tupleProto ? { $tuple: out } : out;
+        }
+        const p = getProto(o);
+        if (p === pyFloatProto) {
+          return { $float: floatPart((o as PyFloat).value) };
+        }
+        if (p === complexProto) {
+          return { $complex: [floatPart((o as Complex).re), floatPart((o as Complex).im)] };
+        }
+        if (p === mapProto || p === dictProto) {
+          const entries: Array<[unknown, unknown]> = [];
+          let i = 0;
+          mapForEach(o as Map<unknown, unknown>, (val, key) => {
+            entries[i++] = [key, val];
+          });
+          return p === dictProto ? { $dict: pairs(entries, d) } : { $map: pairs(entries, d) };
+        }
+        if (p === setProto || p === frozenProto) {
+          const out: Tagged[] = [];
+          let i = 0;
+          setForEach(o as Set<unknown>, (val) => {
+            out[i++] = enc(val, d);
+          });
+          return p === frozenProto ? { $frozenset: out } : { $set: out };
+        }
+        if (p === dateProto) {
+          const t = dateGetTime(o as Date);
+          return { $date: numberIsNaN(t) ? null : dateToISO(o as Date) };
+        }
+        if (p !== null && (p === u8Proto || protoChainHas(o, u8Proto))) {
+          const bytes = o as Uint8Array;
+          charge(bytes.length * 2);
+          let hex = '';
+          for (let i = 0; i < bytes.length; i++) {
+            const b = bytes[i] as number;
+            hex += hexDigits[b >> 4]! + hexDigits[b & 15]!;
+          }
+          return { $bytes: hex };
+        }
+        if (isPlainObject(o)) {
+          const keys = objectKeys(o);
+          const out: { [key: string]: Tagged } = {};
+          for (let i = 0; i < keys.length; i++) {
+            const k = keys[i] as string;
+            charge(k.length);
+            defineProperty(out, k, {
+              value: enc((o as Record<string, unknown>)[k], d),
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          }
+          if (keys.length === 1 && TAGS[keys[0] as string] === true) {
+            const k = keys[0] as string;
+            return { $object: [[k, out[k] as Tagged]] };
+          }
+          return out;
+        }
+        throw new EncodeFailure(
+          'unserializable',
+          `the value contains ${describe(o)}; return plain data (numbers, strings, arrays, plain objects, Map, Set)`,
+        );
+      } finally {
+        setDelete(ancestors as Set<unknown>, o);
+      }
+    };
+    return enc(value, 0);
+  }
+
+  const floatValue = (x: Tagged): number => {
+    if (typeof x === 'number') return x;
+    switch (x) {
+      case 'nan':
+        return NaN;
+      case 'inf':
+        return Infinity;
+      case '-inf':
+        return -Infinity;
+      case '-0':
+        return -0;
+    }
+    return NumberCtor(x);
+  };
+
+  function decode(t: Tagged): unknown {
+    if (t === null || typeof t !== 'object') return t;
+    if (isArray(t)) {
+      const out: unknown[] = [];
+      for (let i = 0; i < t.length; i++) out[i] = decode(t[i] as Tagged);
+      return out;
+    }
+    const keys = objectKeys(t);
+    if (keys.length === 1 && TAGS[keys[0] as string] === true) {
+      const body = t[keys[0] as string] as Tagged;
+      switch (keys[0]) {
+        case '$tuple': {
+          const items = body as Tagged[];
+          const out = new Tuple();
+          for (let i = 0; i < items.length; i++) out[i] = decode(items[i] as Tagged);
+          return out;
+        }
+        case '$set':
+        case '$frozenset': {
+          const out = keys[0] === '$set' ? new SetCtor() : new FrozenSet();
+          const items = body as Tagged[];
+          for (let i = 0; i < items.length; i++) setAdd(out, decode(items[i] as Tagged));
+          return out;
+        }
+        case '$dict':
+        case '$map': {
+          const out = keys[0] === '$map' ? new MapCtor() : new PyDict();
+          const items = body as Tagged[][];
+          for (let i = 0; i < items.length; i++) {
+            const pair = items[i] as Tagged[];
+            mapSet(out, decode(pair[0] as Tagged), decode(pair[1] as Tagged));
+          }
+          return out;
+        }
+        case '$float': {
+          const x = floatValue(body);
+          // An integral float would come back as a JS integer and re-encode as a Python int:
+          // box it so that 4.0 stays a float. Non-integral and special floats are unambiguous.
+          return numberIsInteger(x) && !(x === 0 && 1 / x < 0) ? new PyFloat(x) : x;
+        }
+        case '$int':
+          return BigIntCtor(body as string);
+        case '$bytes': {
+          const hex = body as string;
+          const out = new Uint8ArrayCtor(hex.length >> 1);
+          for (let i = 0; i < out.length; i++) {
+            out[i] = parseIntFn(strSlice(hex, 2 * i, 2 * i + 2), 16);
+          }
+          return out;
+        }
+        case '$complex': {
+          const parts = body as Tagged[];
+          return new Complex(floatValue(parts[0] as Tagged), floatValue(parts[1] as Tagged));
+        }
+        case '$undefined':
+          return undefined;
+        case '$date':
+          return new DateCtor(body === null ? NaN : (body as string));
+        case '$object': {
+          const out: Record<string, unknown> = {};
+          const items = body as Tagged[][];
+          for (let i = 0; i < items.length; i++) {
+            const pair = items[i] as Tagged[];
+            defineProperty(out, pair[0] as string, {
+              value: decode(pair[1] as Tagged),
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          }
+          return out;
+        }
+      }
+    }
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      defineProperty(out, k, {
+        value: decode(t[k] as Tagged),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+
+  function stringify(value: unknown, limits?: Partial<EncodeLimits>): string {
+    return jsonStringify(encode(value, limits));
+  }
+
+  return {
+    Tuple: Tuple as unknown as ArrayConstructor,
+    FrozenSet: FrozenSet as unknown as SetConstructor,
+    PyDict: PyDict as unknown as MapConstructor,
+    PyFloat,
+    Complex,
+    EncodeFailure,
+    encode,
+    decode,
+    stringify,
+  };
+}

@@ -1,0 +1,118 @@
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { decode } from './codec.ts';
+import type { Tagged } from './codec-core.ts';
+import {
+  hasInexact,
+  type Normal,
+  type NormalRules,
+  normalKey,
+  tolerantEqual,
+  toNormal,
+} from './normal-form.ts';
+
+/**
+ * How two returned values are judged equal (DESIGN.md "Values and outcomes"):
+ * - `strict`: structural and type-aware (`1` vs `"1"` differ, a Python int vs float differ),
+ *   NaN equals NaN, −0 equals +0, Map/Set/object keys unordered, floats within relative 1e-9;
+ * - `python`: Python `==` (1 == 1.0 == True, tuple ≠ list, dict/set unordered), floats as
+ *   `math.isclose(rel_tol=1e-9)`; NaN equals NaN so that agreement stays reflexive;
+ * - `difftrust`: the incoherence paper artifact's comparison (numbers and bools within relative
+ *   1e-3, list equals tuple element-wise, dicts compared in iteration order);
+ * - a function `(a, b) => boolean` over decoded values.
+ * @public
+ */
+export type EqualityMode = 'strict' | 'python' | 'difftrust';
+/** @public */
+export type Equality = EqualityMode | ((a: unknown, b: unknown) => boolean);
+
+const RULES: Record<EqualityMode, NormalRules & { relTol: number }> = {
+  strict: {
+    boolIsNumber: false,
+    mergeIntFloat: false,
+    mergeTupleList: false,
+    mergeMaps: false,
+    orderedMaps: false,
+    mergeSets: false,
+    relTol: 1e-9,
+  },
+  python: {
+    boolIsNumber: true,
+    mergeIntFloat: true,
+    mergeTupleList: false,
+    mergeMaps: true,
+    orderedMaps: false,
+    mergeSets: true,
+    relTol: 1e-9,
+  },
+  difftrust: {
+    boolIsNumber: true,
+    mergeIntFloat: true,
+    mergeTupleList: true,
+    mergeMaps: true,
+    orderedMaps: true,
+    mergeSets: true,
+    relTol: 1e-3,
+  },
+};
+
+/** A prepared value: its exact canonical key, and whether a tolerance could still make it equal to another. */
+export interface PreparedValue {
+  readonly key: string;
+  readonly inexact: boolean;
+  /** @internal */
+  readonly normal: Normal | null;
+  /** @internal */
+  readonly tagged: Tagged;
+}
+
+/**
+ * Compares tagged values under one equality mode. `key` is exact (equal keys ⇒ equal values);
+ * `equal` adds the tolerance only when both sides hold non-integral floats, so the common case is
+ * one string comparison.
+ * @public
+ */
+export interface Comparator {
+  readonly mode: EqualityMode | 'custom';
+  prepare(tagged: Tagged): PreparedValue;
+  equal(a: PreparedValue, b: PreparedValue): boolean;
+  /** Convenience: prepare and compare two tagged values. */
+  equalTagged(a: Tagged, b: Tagged): boolean;
+}
+
+const isMode = (x: unknown): x is EqualityMode => x === 'strict' || x === 'python' || x === 'difftrust';
+
+/** Builds the comparator of an equality mode; throws a typed error for anything else. @public */
+export const comparator = (equality: Equality): Comparator => {
+  if (typeof equality === 'function') {
+    const prepare = (tagged: Tagged): PreparedValue => ({
+      key: JSON.stringify(tagged),
+      inexact: true,
+      normal: null,
+      tagged,
+    });
+    const equal = (a: PreparedValue, b: PreparedValue): boolean =>
+      a.key === b.key || equality(decode(a.tagged), decode(b.tagged)) === true;
+    return { mode: 'custom', prepare, equal, equalTagged: (a, b) => equal(prepare(a), prepare(b)) };
+  }
+  if (!isMode(equality)) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `Expected \`equality\` to be 'strict', 'python', 'difftrust' or a function (a, b) => boolean, got ${describeValue(equality)}.`,
+      { where: 'equality' },
+    );
+  }
+  const rules = RULES[equality];
+  const prepare = (tagged: Tagged): PreparedValue => {
+    const normal = toNormal(tagged, rules);
+    return { key: normalKey(normal), inexact: hasInexact(normal), normal, tagged };
+  };
+  const equal = (a: PreparedValue, b: PreparedValue): boolean => {
+    if (a.key === b.key) return true;
+    if (!a.inexact || !b.inexact) {
+      // Exact values can only equal within tolerance in difftrust, where integers are close too.
+      if (equality !== 'difftrust') return false;
+    }
+    return tolerantEqual(a.normal as Normal, b.normal as Normal, rules.relTol);
+  };
+  return { mode: equality, prepare, equal, equalTagged: (a, b) => equal(prepare(a), prepare(b)) };
+};

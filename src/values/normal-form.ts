@@ -1,0 +1,249 @@
+import type { Tagged } from './codec-core.ts';
+
+/**
+ * A mode-specific normal form of a tagged value. Equality modes differ only in how they map
+ * tagged values to this form (which types merge, which collections are unordered), so one key
+ * function and one tolerant comparison serve every built-in mode.
+ */
+export type Normal =
+  | { t: 'null' }
+  | { t: 'undef' }
+  | { t: 'bool'; v: boolean }
+  /** `inexact` marks non-integral floats: the only values a tolerance applies to. */
+  | { t: 'num'; k: 'int' | 'float' | 'num'; v: number; big: string | null; inexact: boolean }
+  | { t: 'complex'; re: number; im: number }
+  | { t: 'str'; v: string }
+  | { t: 'bytes'; v: string }
+  | { t: 'date'; v: string | null }
+  | { t: 'seq'; k: string; items: Normal[] }
+  | { t: 'set'; k: string; items: Normal[] }
+  | { t: 'map'; k: string; entries: Array<[Normal, Normal]> };
+
+/** How a mode maps types. */
+export interface NormalRules {
+  /** Python: bool is an int (True == 1); difftrust as well. */
+  boolIsNumber: boolean;
+  /** Python and difftrust: int and float compare by value; strict keeps them apart. */
+  mergeIntFloat: boolean;
+  /** difftrust: a tuple equals a list element-wise. */
+  mergeTupleList: boolean;
+  /** strict: JS Map and Python dict stay apart; python merges $map, $dict and plain objects. */
+  mergeMaps: boolean;
+  /** difftrust compares dicts in iteration order; strict and python do not care about order. */
+  orderedMaps: boolean;
+  /** python: set == frozenset. */
+  mergeSets: boolean;
+}
+
+const SAFE = 2 ** 53;
+
+const numberNode = (v: number, k: 'int' | 'float' | 'num', rules: NormalRules): Normal => {
+  const integral = Number.isInteger(v);
+  const kind = rules.mergeIntFloat ? 'num' : k;
+  // Python: 10**21 == 1e21. Integral values past 2^53 compare by their exact digits.
+  const big = integral && Math.abs(v) >= SAFE ? BigInt(v).toString() : null;
+  return { t: 'num', k: kind, v: v === 0 ? 0 : v, big, inexact: !integral && Number.isFinite(v) };
+};
+
+const specialNumber = (x: Tagged): number => {
+  if (typeof x === 'number') return x;
+  if (x === 'nan') return Number.NaN;
+  if (x === 'inf') return Number.POSITIVE_INFINITY;
+  if (x === '-inf') return Number.NEGATIVE_INFINITY;
+  if (x === '-0') return -0;
+  return Number(x);
+};
+
+const byKey = (a: Normal, b: Normal): number => {
+  const ka = normalKey(a);
+  const kb = normalKey(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+};
+
+/** Maps a tagged value into the normal form of the given rules. */
+export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
+  if (t === null) return { t: 'null' };
+  switch (typeof t) {
+    case 'boolean':
+      return rules.boolIsNumber ? numberNode(t ? 1 : 0, 'int', rules) : { t: 'bool', v: t };
+    case 'number':
+      return numberNode(t, Number.isInteger(t) ? 'int' : 'float', rules);
+    case 'string':
+      return { t: 'str', v: t };
+  }
+  if (Array.isArray(t)) return { t: 'seq', k: 'list', items: t.map((x) => toNormal(x, rules)) };
+  const keys = Object.keys(t);
+  const tag = keys.length === 1 ? keys[0] : undefined;
+  const body = tag === undefined ? undefined : (t[tag] as Tagged);
+  switch (tag) {
+    case '$tuple':
+      return {
+        t: 'seq',
+        k: rules.mergeTupleList ? 'list' : 'tuple',
+        items: (body as Tagged[]).map((x) => toNormal(x, rules)),
+      };
+    case '$set':
+    case '$frozenset': {
+      const items = (body as Tagged[]).map((x) => toNormal(x, rules)).sort(byKey);
+      return { t: 'set', k: rules.mergeSets ? 'set' : tag, items };
+    }
+    case '$dict':
+    case '$map':
+      return mapNode(
+        (body as Tagged[][]).map((p) => [toNormal(p[0] as Tagged, rules), toNormal(p[1] as Tagged, rules)]),
+        rules.mergeMaps ? 'map' : tag,
+        rules,
+      );
+    case '$object':
+      return mapNode(
+        (body as Tagged[][]).map((p) => [toNormal(p[0] as Tagged, rules), toNormal(p[1] as Tagged, rules)]),
+        rules.mergeMaps ? 'map' : 'object',
+        rules,
+      );
+    case '$float': {
+      const v = specialNumber(body as Tagged);
+      return numberNode(v, 'float', rules);
+    }
+    case '$int': {
+      const digits = body as string;
+      const v = Number(digits);
+      const node = numberNode(v, 'int', rules) as Extract<Normal, { t: 'num' }>;
+      return { ...node, big: Math.abs(v) >= SAFE ? BigInt(digits).toString() : null };
+    }
+    case '$complex': {
+      const [re, im] = (body as Tagged[]).map((x) => specialNumber(x));
+      // Python: complex(3, 0) == 3.
+      if (rules.mergeIntFloat && im === 0) return numberNode(re as number, 'float', rules);
+      return { t: 'complex', re: re as number, im: im as number };
+    }
+    case '$bytes':
+      return { t: 'bytes', v: body as string };
+    case '$undefined':
+      return { t: 'undef' };
+    case '$date':
+      return { t: 'date', v: body as string | null };
+  }
+  return mapNode(
+    keys.map((k) => [{ t: 'str', v: k }, toNormal(t[k] as Tagged, rules)]),
+    rules.mergeMaps ? 'map' : 'object',
+    rules,
+  );
+};
+
+const mapNode = (entries: Array<[Normal, Normal]>, k: string, rules: NormalRules): Normal => {
+  if (!rules.orderedMaps) entries.sort((a, b) => byKey(a[0], b[0]));
+  return { t: 'map', k, entries };
+};
+
+const numKey = (n: Extract<Normal, { t: 'num' }>): string => {
+  if (n.big !== null) return `${n.k}:${n.big}`;
+  if (Number.isNaN(n.v)) return `${n.k}:nan`;
+  return `${n.k}:${n.v}`;
+};
+
+const keyCache = new WeakMap<Normal, string>();
+
+/** An exact canonical string: equal keys mean equal values in the rules the form was made with. */
+export const normalKey = (n: Normal): string => {
+  const cached = keyCache.get(n);
+  if (cached !== undefined) return cached;
+  let key: string;
+  switch (n.t) {
+    case 'null':
+      key = 'N';
+      break;
+    case 'undef':
+      key = 'U';
+      break;
+    case 'bool':
+      key = n.v ? 'T' : 'F';
+      break;
+    case 'num':
+      key = numKey(n);
+      break;
+    case 'complex':
+      key = `c:${n.re},${n.im}`;
+      break;
+    case 'str':
+      key = JSON.stringify(n.v);
+      break;
+    case 'bytes':
+      key = `b:${n.v}`;
+      break;
+    case 'date':
+      key = `d:${n.v}`;
+      break;
+    case 'seq':
+    case 'set':
+      key = `${n.k}[${n.items.map(normalKey).join(',')}]`;
+      break;
+    case 'map':
+      key = `${n.k}{${n.entries.map(([k, v]) => `${normalKey(k)}:${normalKey(v)}`).join(',')}}`;
+      break;
+  }
+  keyCache.set(n, key);
+  return key;
+};
+
+/** True when the form holds a non-integral float anywhere (only then can a tolerance matter). */
+export const hasInexact = (n: Normal): boolean => {
+  switch (n.t) {
+    case 'num':
+      return n.inexact;
+    case 'complex':
+      return !Number.isInteger(n.re) || !Number.isInteger(n.im);
+    case 'seq':
+    case 'set':
+      return n.items.some(hasInexact);
+    case 'map':
+      return n.entries.some(([k, v]) => hasInexact(k) || hasInexact(v));
+    default:
+      return false;
+  }
+};
+
+/** `math.isclose(a, b, rel_tol)` with NaN equal to NaN (agreement must be reflexive). */
+export const isClose = (a: number, b: number, relTol: number): boolean => {
+  if (a === b) return true;
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
+  return Math.abs(a - b) <= relTol * Math.max(Math.abs(a), Math.abs(b));
+};
+
+/** Structural comparison of two normal forms with a relative tolerance on numbers. */
+export const tolerantEqual = (a: Normal, b: Normal, relTol: number): boolean => {
+  if (a.t !== b.t) return false;
+  switch (a.t) {
+    case 'num': {
+      const y = b as typeof a;
+      if (a.k !== y.k) return false;
+      if (a.big !== null || y.big !== null) return a.big === y.big || isClose(a.v, y.v, relTol);
+      return isClose(a.v, y.v, relTol);
+    }
+    case 'complex': {
+      const y = b as typeof a;
+      return isClose(a.re, y.re, relTol) && isClose(a.im, y.im, relTol);
+    }
+    case 'seq':
+    case 'set': {
+      const y = b as typeof a;
+      if (a.k !== y.k || a.items.length !== y.items.length) return false;
+      for (let i = 0; i < a.items.length; i++) {
+        if (!tolerantEqual(a.items[i] as Normal, y.items[i] as Normal, relTol)) return false;
+      }
+      return true;
+    }
+    case 'map': {
+      const y = b as typeof a;
+      if (a.k !== y.k || a.entries.length !== y.entries.length) return false;
+      for (let i = 0; i < a.entries.length; i++) {
+        const [ka, va] = a.entries[i] as [Normal, Normal];
+        const [kb, vb] = y.entries[i] as [Normal, Normal];
+        if (!tolerantEqual(ka, kb, relTol) || !tolerantEqual(va, vb, relTol)) return false;
+      }
+      return true;
+    }
+    default:
+      return normalKey(a) === normalKey(b);
+  }
+};

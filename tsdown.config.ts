@@ -1,0 +1,14 @@
+import { defineConfig } from 'tsdown';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    cli: 'src/cli/main.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  platform: 'node',
+  target: 'node20',
+  clean: true,
+  sourcemap: false,
+});

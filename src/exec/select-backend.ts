@@ -1,8 +1,9 @@
 import type { Candidate } from '../candidates/types.ts';
 import type { Backend } from './backend.ts';
+import { commandBackend } from './command/index.ts';
 import { inProcessBackend } from './in-process.ts';
 import { jsSandboxBackend } from './js/index.ts';
-import { unavailableBackend } from './unavailable.ts';
+import { pythonBackend } from './python/index.ts';
 
 /** Which backend runs a candidate. Backends group their candidates to share pools. */
 export const backendFor = (candidate: Candidate): Backend => {
@@ -10,8 +11,8 @@ export const backendFor = (candidate: Candidate): Backend => {
     case 'function':
       return inProcessBackend;
     case 'source':
-      return candidate.language === 'python' ? unavailableBackend('python') : jsSandboxBackend;
+      return candidate.language === 'python' ? pythonBackend : jsSandboxBackend;
     case 'command':
-      return unavailableBackend('command');
+      return commandBackend;
   }
 };

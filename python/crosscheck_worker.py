@@ -1,0 +1,661 @@
+"""crosscheck worker: serves Python candidates over the JSON-lines protocol of docs/protocol.md.
+
+The host starts this file with fd 3 (requests, host -> worker) and fd 4 (replies, worker -> host),
+a scrubbed environment and a fresh temporary working directory. Candidate prints go to a sink, so
+they can never corrupt the protocol. Standard library only; Python >= 3.9.
+
+Isolation here is defence in depth inside one process: rlimits (memory, processes, core files),
+an audit hook that refuses writes outside the working directory, process creation, signals to
+other processes, sockets, ctypes and introspection of the harness, and a per-call timer. The host
+adds the hard guarantees: it kills and replaces a worker that dies or stops answering.
+"""
+
+import builtins
+import json
+import math
+import os
+import resource
+import signal
+import sys
+import time
+
+PROTOCOL = 1
+MAX_SAFE = 2**53
+FLUSH_SECONDS = 0.025
+MESSAGE_CHARS = 2000
+
+# The script's own folder must not shadow candidate imports.
+if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
+
+class _Timeout(BaseException):
+    """Raised into a call that exceeded its limit. BaseException, so `except Exception` cannot eat it."""
+
+
+class _Sink:
+    """Where candidate prints go: accepted and dropped without a system call."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, s):
+        return len(s)
+
+    def writelines(self, lines):
+        pass
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def fileno(self):
+        raise OSError("candidate output is discarded")
+
+
+class Unserializable(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+# Codec (tagged JSON, docs/protocol.md "Values"); mirrors src/values/codec-core.ts.
+
+_TAGS = frozenset(
+    ("$tuple", "$set", "$frozenset", "$dict", "$map", "$float", "$int", "$bytes", "$complex",
+     "$undefined", "$date", "$object")
+)
+
+
+def _float_of(x):
+    if type(x) is str:
+        if x == "nan":
+            return math.nan
+        if x == "inf":
+            return math.inf
+        if x == "-inf":
+            return -math.inf
+        if x == "-0":
+            return -0.0
+        return float(x)
+    return float(x)
+
+
+def _pairs_dict(items):
+    out = {}
+    for k, v in items:
+        out[k] = v
+    return out
+
+
+def _decode_tag(d):
+    """json object_hook: children are already decoded when a tag is seen."""
+    if len(d) != 1:
+        return d
+    for k in d:
+        if k not in _TAGS:
+            return d
+        body = d[k]
+        if k == "$float":
+            return _float_of(body)
+        if k == "$tuple":
+            return tuple(body)
+        if k == "$dict" or k == "$map" or k == "$object":
+            return _pairs_dict(body)
+        if k == "$set":
+            return set(body)
+        if k == "$frozenset":
+            return frozenset(body)
+        if k == "$int":
+            return int(body)
+        if k == "$bytes":
+            return bytes.fromhex(body)
+        if k == "$complex":
+            return complex(_float_of(body[0]), _float_of(body[1]))
+        if k == "$undefined":
+            return None
+        if k == "$date":
+            import datetime
+
+            if body is None:
+                return None
+            return datetime.datetime.fromisoformat(body.replace("Z", "+00:00"))
+    return d
+
+
+_loads = json.JSONDecoder(object_hook=_decode_tag).decode
+_dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+def _special(x):
+    if x != x:
+        return "nan"
+    if x == math.inf:
+        return "inf"
+    if x == -math.inf:
+        return "-inf"
+    return x
+
+
+def _describe(v):
+    return "an instance of " + type(v).__name__
+
+
+def encode(v):
+    """Python value -> tagged JSON structure. Raises Unserializable; RecursionError on cycles."""
+    t = type(v)
+    if t is str or t is bool or v is None:
+        return v
+    if t is int:
+        return v if -MAX_SAFE <= v <= MAX_SAFE else {"$int": str(v)}
+    if t is float:
+        return {"$float": v if v - v == 0 else _special(v)}
+    if t is list:
+        return [encode(x) for x in v]
+    if t is tuple:
+        return {"$tuple": [encode(x) for x in v]}
+    if t is dict:
+        return {"$dict": [[encode(k), encode(x)] for k, x in v.items()]}
+    if t is set:
+        return {"$set": [encode(x) for x in v]}
+    if t is frozenset:
+        return {"$frozenset": [encode(x) for x in v]}
+    return _encode_other(v)
+
+
+def _encode_other(v):
+    if isinstance(v, bool):
+        return bool(v)
+    if isinstance(v, int):
+        return encode(int(v))
+    if isinstance(v, float):
+        return encode(float(v))
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return {"$bytes": bytes(v).hex()}
+    if isinstance(v, complex):
+        return {"$complex": [_special(v.real) if v.real - v.real != 0 else v.real,
+                             _special(v.imag) if v.imag - v.imag != 0 else v.imag]}
+    if isinstance(v, list):
+        return [encode(x) for x in v]
+    if isinstance(v, tuple):
+        return {"$tuple": [encode(x) for x in v]}
+    if isinstance(v, dict):
+        return {"$dict": [[encode(k), encode(x)] for k, x in v.items()]}
+    if isinstance(v, frozenset):
+        return {"$frozenset": [encode(x) for x in v]}
+    if isinstance(v, set):
+        return {"$set": [encode(x) for x in v]}
+    mod = type(v).__module__
+    if mod == "datetime" and type(v).__name__ == "datetime":
+        return {"$date": v.isoformat()}
+    raise Unserializable(
+        "the value contains " + _describe(v) + ", which has no data form; return plain data "
+        "(numbers, strings, lists, tuples, dicts, sets)"
+    )
+
+
+def _has_cycle(v, path):
+    if isinstance(v, (list, tuple, set, frozenset, dict)):
+        if id(v) in path:
+            return True
+        path.add(id(v))
+        items = v.items() if isinstance(v, dict) else v
+        for x in items:
+            if _has_cycle(x, path):
+                return True
+        path.discard(id(v))
+    return False
+
+
+def _immutable(v):
+    t = type(v)
+    if t is int or t is str or t is float or t is bool or v is None or t is bytes or t is complex:
+        return True
+    if t is tuple or t is frozenset:
+        return all(_immutable(x) for x in v)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Outcomes in wire form (docs/protocol.md "Outcomes"), as JSON text.
+
+
+def _text(x):
+    try:
+        s = str(x)
+    except BaseException:
+        s = "(the message could not be read)"
+    return s if len(s) <= MESSAGE_CHARS else s[: MESSAGE_CHARS - 3] + "..."
+
+
+def _error_wire(kind, name, message):
+    return "[" + str(kind) + "," + _dumps(name) + "," + _dumps(_text(message)) + "]"
+
+
+def _value_wire(r, max_chars):
+    t = type(r)
+    if t is int and -MAX_SAFE <= r <= MAX_SAFE:
+        return "[0," + repr(r) + "]"
+    if t is bool:
+        return "[0,true]" if r else "[0,false]"
+    if r is None:
+        return "[0,null]"
+    limit = sys.getrecursionlimit()
+    try:
+        if limit > 2000:
+            sys.setrecursionlimit(2000)
+        s = _dumps(encode(r))
+    except Unserializable as e:
+        return _error_wire(2, "Unserializable", e)
+    except RecursionError:
+        cyclic = False
+        try:
+            cyclic = _has_cycle(r, set())
+        except RecursionError:
+            pass
+        return _error_wire(
+            2, "Unserializable",
+            "the value contains a cycle (an object that contains itself)" if cyclic
+            else "the value is nested too deeply to send",
+        )
+    except MemoryError:
+        return _error_wire(2, "OutputTooLarge", "the value ran out of memory while being encoded")
+    finally:
+        if limit > 2000:
+            sys.setrecursionlimit(limit)
+    if len(s) > max_chars:
+        return _error_wire(
+            2, "OutputTooLarge",
+            "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
+        )
+    return "[0," + s + "]"
+
+
+# ---------------------------------------------------------------------------------------------
+# Process limits and the audit hook.
+
+
+def _set_limits(memory_mb):
+    def lower(which, value):
+        try:
+            soft, hard = resource.getrlimit(which)
+            if hard != resource.RLIM_INFINITY and hard < value:
+                value = hard
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+
+    if memory_mb > 0:
+        lower(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
+    lower(resource.RLIMIT_CORE, 0)
+    lower(resource.RLIMIT_FSIZE, 64 * 1024 * 1024)
+    if hasattr(resource, "RLIMIT_NPROC"):
+        # Counts every process of the user, so 0 forbids any fork (not enforced for root: the
+        # audit hook below refuses process creation too).
+        lower(resource.RLIMIT_NPROC, 0)
+
+
+def _install_audit(workdir):
+    """Returns a switch (on/off) for the policy; the state lives only in this closure."""
+    state = [False]
+    work = os.path.realpath(workdir)
+    own = "/proc/%d" % os.getpid()
+    readable = set()
+    for p in list(sys.path) + [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]:
+        if p:
+            readable.add(os.path.realpath(p))
+    readable.update((work, "/usr/lib", "/usr/lib64", "/usr/local/lib", "/usr/share", "/lib", "/lib64",
+                     "/etc/localtime", "/dev/null", "/dev/urandom", "/dev/random", own))
+    readable = tuple(sorted(readable))
+    realpath = os.path.realpath
+    fspath = os.fspath
+
+    forbidden = {
+        "os.fork": "creating processes",
+        "os.forkpty": "creating processes",
+        "os.system": "running commands",
+        "os.exec": "running programs",
+        "os.posix_spawn": "running programs",
+        "os.spawn": "running programs",
+        "os.startfile": "running programs",
+        "subprocess.Popen": "running programs",
+        "pty.spawn": "running programs",
+        "os.kill": "sending signals",
+        "os.killpg": "sending signals",
+        "signal.pthread_kill": "sending signals",
+        "socket.__new__": "network access",
+        "socket.connect": "network access",
+        "socket.bind": "network access",
+        "socket.getaddrinfo": "network access",
+        "ctypes.dlopen": "loading native code",
+        "ctypes.dlsym": "loading native code",
+        "ctypes.call_function": "calling native code",
+        "ctypes.addressof": "raw memory access",
+        "ctypes.cdata": "raw memory access",
+        "resource.setrlimit": "changing resource limits",
+        "resource.prlimit": "changing resource limits",
+        "sys._getframe": "inspecting the harness",
+        "sys._current_frames": "inspecting the harness",
+        "gc.get_objects": "inspecting the harness",
+        "gc.get_referrers": "inspecting the harness",
+        "gc.get_referents": "inspecting the harness",
+        "sys.addaudithook": "inspecting the harness",
+        "os.chdir": "changing directory",
+        "os.chroot": "changing directory",
+        "os.setuid": "changing identity",
+        "os.setgid": "changing identity",
+    }
+    path_writes = {
+        "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.rename": (0, 1),
+        "os.link": (0, 1), "os.symlink": (1,), "os.truncate": (0,), "os.chmod": (0,),
+        "os.chown": (0,), "os.utime": (0,), "os.mkfifo": (0,), "os.mknod": (0,),
+        "os.setxattr": (0,), "os.removexattr": (0,), "shutil.rmtree": (0,),
+        "shutil.copyfile": (1,), "shutil.copytree": (1,), "shutil.move": (1,),
+    }
+    frames = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "f_globals"))
+    writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+    def inside(path, roots):
+        try:
+            p = realpath(fspath(path))
+        except (TypeError, ValueError):
+            return False
+        for r in roots:
+            if p == r or p.startswith(r + "/"):
+                return True
+        return False
+
+    def deny(what):
+        raise PermissionError("crosscheck: %s is not allowed for a candidate" % what)
+
+    def hook(event, args):
+        if not state[0]:
+            return
+        if event == "open":
+            path, mode, flags = args
+            if isinstance(path, int):
+                deny("opening file descriptor %d" % path)
+            writing = (mode is not None and any(c in mode for c in "wax+")) or (
+                mode is None and flags is not None and flags & writes)
+            if writing:
+                if not inside(path, (work,)):
+                    deny("writing %r outside the working directory" % (fspath(path),))
+            else:
+                p = realpath(fspath(path)) if not isinstance(path, int) else ""
+                if p.startswith("/proc/") and not (p.startswith(own + "/") or p == own):
+                    deny("reading %r" % p)
+                if p.endswith("/environ") and p.startswith("/proc/"):
+                    deny("reading %r" % p)
+                if not inside(path, readable):
+                    deny("reading %r outside the working directory and the Python installation" % p)
+            return
+        what = forbidden.get(event)
+        if what is not None:
+            deny(what)
+        idx = path_writes.get(event)
+        if idx is not None:
+            for i in idx:
+                if i < len(args) and args[i] is not None and not isinstance(args[i], int):
+                    if not inside(args[i], (work,)):
+                        deny("changing %r outside the working directory" % (fspath(args[i]),))
+            return
+        if event == "object.__getattr__" and len(args) > 1 and args[1] in frames:
+            deny("inspecting the harness")
+
+    sys.addaudithook(hook)
+
+    def switch(on):
+        state[0] = on
+
+    return switch
+
+
+def _block_process_creation():
+    """Friendly errors for the common spellings; the audit hook covers the rest."""
+
+    def refuse(*_a, **_k):
+        raise PermissionError("crosscheck: creating processes is not allowed for a candidate")
+
+    for name in ("fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp", "spawnv",
+                 "spawnve", "spawnl", "spawnle", "execv", "execve", "execl", "execle", "execlp",
+                 "execvp", "execvpe", "kill", "killpg"):
+        if hasattr(os, name):
+            setattr(os, name, refuse)
+
+
+# ---------------------------------------------------------------------------------------------
+# The worker.
+
+
+class Worker:
+    def __init__(self, rfile, wfile, guard, progress):
+        self.progress = progress
+        self.rfile = rfile
+        self.wfile = wfile
+        self.guard = guard
+        self.candidates = {}
+        self.inputs_key = None
+        self.raw_inputs = []
+        self.shared_inputs = []
+        self.start = [math.inf]
+        self.limit = [1.0]
+        self.base_recursion = sys.getrecursionlimit()
+        self.base_builtins = dict(builtins.__dict__)
+        self.ppid = os.getppid()
+
+    def send(self, text):
+        self.wfile.write(text.encode("utf-8") + b"\n")
+        self.wfile.flush()
+
+    # The timer: one interval timer per batch; the handler compares the running call's start
+    # with the limit, so a call costs two stores instead of two setitimer system calls.
+    def _tick(self, signum, frame):
+        if os.getppid() != self.ppid:
+            os._exit(1)
+        if time.perf_counter() - self.start[0] > self.limit[0]:
+            raise _Timeout()
+
+    def _arm(self, timeout_s):
+        self.limit[0] = timeout_s
+        self.start[0] = math.inf
+        signal.signal(signal.SIGALRM, self._tick)
+        tick = max(0.002, min(0.05, timeout_s / 4))
+        signal.setitimer(signal.ITIMER_REAL, tick, tick)
+
+    def _disarm(self):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        self.start[0] = math.inf
+
+    def _reset_process_state(self):
+        sys.setrecursionlimit(self.base_recursion)
+        sys.stdout = sys.stderr = _Sink()
+        sys.stdin = None
+
+    def on_inputs(self, msg):
+        self.inputs_key = msg["key"]
+        raw = msg["inputs"]
+        self.raw_inputs = [_dumps(x) for x in raw]
+        shared = []
+        for text in self.raw_inputs:
+            try:
+                args = _loads(text)
+                shared.append(args if _immutable(tuple(args)) else None)
+            except BaseException:
+                shared.append(None)
+        self.shared_inputs = shared
+
+    def on_load(self, msg):
+        error = self._load(msg)
+        if error is None:
+            self.send('{"t":"loaded","id":%d,"ok":true}' % msg["id"])
+        else:
+            self.send('{"t":"loaded","id":%d,"ok":false,"error":%s}' % (msg["id"], error))
+
+    def _load(self, msg):
+        """Compiles and runs the candidate's module code in its own namespace; returns an error wire or None."""
+        try:
+            code = compile(msg["code"], "<candidate>", "exec", dont_inherit=True)
+        except BaseException as e:  # SyntaxError, ValueError (null bytes), MemoryError, RecursionError
+            return _error_wire(2, "CompileError", "%s: %s" % (type(e).__name__, _text(e)))
+        # Its own builtins, so a candidate that rebinds `len` or `print` changes only itself.
+        ns = {"__name__": "candidate", "__builtins__": dict(self.base_builtins)}
+        self._reset_process_state()
+        self._arm(msg["timeoutMs"] / 1000.0)
+        self.guard(True)
+        try:
+            try:
+                self.start[0] = time.perf_counter()
+                exec(code, ns)
+            finally:
+                self.start[0] = math.inf
+        except _Timeout:
+            return '[3,"call",%d]' % msg["timeoutMs"]
+        except BaseException as e:
+            return _error_wire(2, type(e).__name__, "while loading the candidate: %s" % _text(e))
+        finally:
+            self.guard(False)
+            self._disarm()
+            self._reset_process_state()
+        fn = ns.get(msg["entry"])
+        if not callable(fn):
+            defined = sorted(k for k, v in ns.items() if callable(v) and not k.startswith("__")
+                             and getattr(v, "__module__", None) == "candidate")
+            listed = ", ".join("`%s`" % d for d in defined) if defined else "no functions"
+            return _error_wire(
+                2, "EntryNotFound",
+                "the code defines no function `%s`; it defines %s. Set `entry` to the function to call."
+                % (msg["entry"], listed),
+            )
+        self.candidates[msg["key"]] = fn
+        return None
+
+    def on_unload(self, msg):
+        self.candidates.pop(msg["key"], None)
+
+    def on_run(self, msg):
+        fn = self.candidates.get(msg["key"])
+        if fn is None or msg["inputs"] != self.inputs_key:
+            self.send(_dumps({"t": "fatal", "message": "run before load or inputs"}))
+            return
+        timeout_ms = msg["timeoutMs"]
+        timeout_s = timeout_ms / 1000.0
+        budget = msg["budgetMs"] / 1000.0
+        max_chars = msg["maxOutputBytes"]
+        invalid = frozenset(msg["invalid"])
+        end = msg["to"]
+        raw, shared, progress = self.raw_inputs, self.shared_inputs, self.progress
+        start, perf, send = self.start, time.perf_counter, self.send
+        inf = math.inf
+        timeout_wire = '[3,"call",%d]' % timeout_ms
+        head = '{"t":"out","id":%d,"from":' % msg["id"]
+        parts = []
+        append = parts.append
+        i = sent = msg["from"]
+        last_flush = perf()
+        self._reset_process_state()
+        self._arm(timeout_s)
+        self.guard(True)
+        try:
+            while i < end:
+                # The inner loop is the hot path: no system calls, two stores around each call.
+                try:
+                    while i < end:
+                        args = shared[i]
+                        if args is None:
+                            try:
+                                args = _loads(raw[i])
+                            except BaseException as e:
+                                append(_error_wire(2, "Unserializable", "the input cannot be built in Python: %s" % _text(e)))
+                                i += 1
+                                continue
+                        t0 = perf()
+                        if t0 - last_flush > FLUSH_SECONDS:
+                            send(head + '%d,"outcomes":[%s]}' % (sent, ",".join(parts)))
+                            sent = i
+                            del parts[:]
+                            last_flush = t0
+                        progress[0] = i
+                        start[0] = t0
+                        try:
+                            r = fn(*args)
+                        except BaseException as e:
+                            start[0] = inf
+                            if type(e) is _Timeout:
+                                raise
+                            kind = 1 if invalid and not invalid.isdisjoint(c.__name__ for c in type(e).__mro__) else 2
+                            append(_error_wire(kind, type(e).__name__, e))
+                            del e
+                        else:
+                            start[0] = inf
+                            append(_value_wire(r, max_chars))
+                        i += 1
+                except _Timeout:
+                    start[0] = inf
+                    append(timeout_wire)
+                    i += 1
+                    budget -= timeout_s
+                    if budget <= 0:
+                        while i < end:
+                            append('[3,"budget",0]')
+                            i += 1
+                    # The candidate may have swallowed one alarm or replaced the handler: re-arm.
+                    self._reset_process_state()
+                    self._arm(timeout_s)
+        finally:
+            self.guard(False)
+            self._disarm()
+            self._reset_process_state()
+        send(head + '%d,"outcomes":[%s],"done":true}' % (sent, ",".join(parts)))
+
+    def serve(self):
+        handlers = {"inputs": self.on_inputs, "load": self.on_load, "run": self.on_run,
+                    "unload": self.on_unload}
+        self.send(_dumps({"t": "hello", "protocol": PROTOCOL, "language": "python",
+                          "runtime": "%d.%d.%d" % sys.version_info[:3], "pid": os.getpid()}))
+        while True:
+            line = self.rfile.readline()
+            if not line:
+                return
+            msg = json.loads(line)
+            kind = msg.get("t")
+            if kind == "bye":
+                return
+            handler = handlers.get(kind)
+            if handler is None:
+                self.send(_dumps({"t": "fatal", "message": "unknown message type %r" % (kind,)}))
+                continue
+            handler(msg)
+
+
+def _progress_counter(path):
+    """The index of the running call, shared with the host through a mapped file: when the host
+    has to kill a worker it reads which call was running without a message per call."""
+    if path:
+        try:
+            import mmap
+
+            with open(path, "r+b") as f:
+                mapped = mmap.mmap(f.fileno(), 8)
+            return memoryview(mapped).cast("q")
+        except (OSError, ValueError):
+            pass
+    return [0]
+
+
+def main():
+    rfile = os.fdopen(3, "rb", buffering=1 << 16)
+    wfile = os.fdopen(4, "wb", buffering=1 << 16)
+    workdir = os.getcwd()
+    memory_mb = int(os.environ.get("CROSSCHECK_MEMORY_MB", "0") or 0)
+    sys.stdout = sys.stderr = _Sink()
+    sys.stdin = None
+    _set_limits(memory_mb)
+    _block_process_creation()
+    progress = _progress_counter(os.environ.get("CROSSCHECK_PROGRESS_FILE"))
+    guard = _install_audit(workdir)
+    Worker(rfile, wfile, guard, progress).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+import type { Tagged } from '../../values/codec-core.ts';
+import type { WireOutcome } from '../outcome.ts';
+
+/**
+ * The JSON-lines protocol between the host and a worker process (`docs/protocol.md`). One JSON
+ * object per line; requests on the worker's fd 3, replies on its fd 4, so whatever a candidate
+ * prints on stdout or stderr never reaches the protocol.
+ */
+
+/** Version announced in `hello`; the host refuses other versions. */
+export const PROTOCOL_VERSION = 1;
+
+/** Environment variables the host sets for every worker (besides a minimal PATH, HOME, TMPDIR, LANG). */
+export const WORKER_ENV = {
+  protocol: 'CROSSCHECK_PROTOCOL',
+  memoryMb: 'CROSSCHECK_MEMORY_MB',
+  progressFile: 'CROSSCHECK_PROGRESS_FILE',
+} as const;
+
+/** Host to worker. */
+export type HostMessage =
+  | { t: 'inputs'; key: string; inputs: Tagged[] }
+  | { t: 'load'; id: number; key: string; code: string; entry: string; timeoutMs: number }
+  | {
+      t: 'run';
+      id: number;
+      key: string;
+      inputs: string;
+      from: number;
+      to: number;
+      timeoutMs: number;
+      budgetMs: number;
+      maxOutputBytes: number;
+      invalid: readonly string[];
+    }
+  | { t: 'unload'; key: string }
+  | { t: 'bye' };
+
+/** Worker to host. */
+export type WorkerMessage =
+  | { t: 'hello'; protocol: number; language: string; runtime?: string; pid?: number }
+  | { t: 'loaded'; id: number; ok: true }
+  | { t: 'loaded'; id: number; ok: false; error: WireOutcome }
+  | { t: 'out'; id: number; from: number; outcomes: WireOutcome[]; done?: boolean }
+  | { t: 'fatal'; message: string };
+
+/** Serializes a host message; `inputs` messages reuse the already-encoded input list. */
+export const encodeHostMessage = (message: HostMessage, inputsWire?: string): string => {
+  if (message.t === 'inputs' && inputsWire !== undefined) {
+    return `{"t":"inputs","key":${JSON.stringify(message.key)},"inputs":${inputsWire}}`;
+  }
+  return JSON.stringify(message);
+};
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+
+/** Parses and shape-checks one line from a worker; returns a description of the fault instead of throwing. */
+export const parseWorkerMessage = (line: string): WorkerMessage | { fault: string } => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return { fault: `not JSON: ${line.slice(0, 120)}` };
+  }
+  if (!isObject(parsed) || typeof parsed.t !== 'string') {
+    return { fault: `expected an object with a string "t", got ${line.slice(0, 120)}` };
+  }
+  switch (parsed.t) {
+    case 'hello':
+      return typeof parsed.protocol === 'number' && typeof parsed.language === 'string'
+        ? (parsed as WorkerMessage)
+        : { fault: 'hello needs a numeric "protocol" and a string "language"' };
+    case 'loaded':
+      return typeof parsed.id === 'number' && (parsed.ok === true || Array.isArray(parsed.error))
+        ? (parsed as WorkerMessage)
+        : { fault: 'loaded needs "id" and either "ok": true or an "error" wire outcome' };
+    case 'out':
+      return typeof parsed.id === 'number' &&
+        typeof parsed.from === 'number' &&
+        Array.isArray(parsed.outcomes)
+        ? (parsed as WorkerMessage)
+        : { fault: 'out needs "id", "from" and an "outcomes" array' };
+    case 'fatal':
+      return { t: 'fatal', message: String(parsed.message) };
+    default:
+      return { fault: `unknown message type ${JSON.stringify(parsed.t)}` };
+  }
+};
+
+/** True when a wire outcome has a valid shape (the host never trusts a worker's output blindly). */
+export const isWireOutcome = (w: unknown): w is WireOutcome => {
+  if (!Array.isArray(w)) return false;
+  switch (w[0]) {
+    case 0:
+      return w.length === 2;
+    case 1:
+    case 2:
+      return w.length === 3 && typeof w[1] === 'string' && typeof w[2] === 'string';
+    case 3:
+      return w.length === 3 && ['call', 'budget', 'unsettled'].includes(w[1]) && typeof w[2] === 'number';
+    case 4:
+      return w.length === 2 && typeof w[1] === 'string';
+    default:
+      return false;
+  }
+};

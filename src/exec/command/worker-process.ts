@@ -1,0 +1,315 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { execa } from 'execa';
+import { CrosscheckError } from '../../errors/index.ts';
+import { PROTOCOL_VERSION, parseWorkerMessage, WORKER_ENV, type WorkerMessage } from './protocol.ts';
+
+/** How to start one kind of worker; workers with equal specs are interchangeable. @internal */
+export interface WorkerSpec {
+  /** Executable and arguments. */
+  readonly command: readonly [string, ...string[]];
+  /** Advertised to the worker (`CROSSCHECK_MEMORY_MB`); the Python harness turns it into `RLIMIT_AS`. */
+  readonly memoryMb: number;
+  /** Extra environment on top of the scrubbed base (never the host's own variables). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Names the worker kind in messages: `Python`, `command \`node worker.mjs\``. */
+  readonly label: string;
+  /** Says how to fix a worker that cannot start (names the option or variable to change). */
+  readonly fix: string;
+}
+
+/** What a worker sent, or why it stopped talking. @internal */
+export type ExchangeEnd =
+  | { kind: 'done' }
+  | { kind: 'hung' }
+  | { kind: 'exit'; reason: string }
+  | { kind: 'fault'; reason: string }
+  | { kind: 'aborted' };
+
+const STARTUP_MS = 20_000;
+const TERM_GRACE_MS = 200;
+const STDERR_TAIL = 4000;
+
+const live = new Set<WorkerProcess>();
+let exitHookInstalled = false;
+
+// Idle workers are unref'd, so a finished program exits on its own; this hook then kills what is
+// left (and any process a candidate managed to start in the group) and removes the temp dirs.
+const installExitHook = (): void => {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const w of live) w.killNow();
+  });
+};
+
+/** Only variables a candidate may see: no API keys, tokens or user configuration. */
+const scrubbedEnv = (workdir: string, spec: WorkerSpec, progressFile: string): Record<string, string> => ({
+  PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+  HOME: workdir,
+  TMPDIR: workdir,
+  TMP: workdir,
+  TEMP: workdir,
+  LANG: 'C.UTF-8',
+  LC_ALL: 'C.UTF-8',
+  [WORKER_ENV.protocol]: String(PROTOCOL_VERSION),
+  [WORKER_ENV.memoryMb]: String(spec.memoryMb),
+  [WORKER_ENV.progressFile]: progressFile,
+  ...spec.env,
+});
+
+const spawnWorker = (file: string, args: readonly string[], cwd: string, env: Record<string, string>) =>
+  execa(file, args, {
+    cwd,
+    env,
+    extendEnv: false,
+    // stdout goes nowhere: a candidate printing 100 MB costs nothing and blocks nothing.
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    buffer: false,
+    reject: false,
+    // Its own process group, so a kill reaches anything it managed to start.
+    detached: true,
+    cleanup: false,
+  });
+
+const describeExit = (code: number | null, signal: NodeJS.Signals | null, stderr: string): string => {
+  const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+  const detail = stderr.trim().split('\n').slice(-3).join(' | ');
+  return detail ? `the worker ${how} (${detail.slice(0, 300)})` : `the worker ${how}`;
+};
+
+/**
+ * One worker process speaking the protocol of `docs/protocol.md` on fd 3 (requests) and fd 4
+ * (replies), in a fresh temporary working directory that is removed when it exits.
+ * @internal
+ */
+export class WorkerProcess {
+  readonly workdir: string;
+  readonly pid: number;
+  readonly spec: WorkerSpec;
+  /** The input set the worker holds (`RunContext.inputsKey`). */
+  inputsKey: string | null = null;
+  /** What the worker said in its `hello`. */
+  language = '';
+  runtime = '';
+  #sub: ReturnType<typeof spawnWorker>;
+  #requests: Writable;
+  #replies: Readable;
+  #stderr: Readable;
+  #stderrTail = '';
+  #pending = '';
+  #listener: ((m: WorkerMessage | { fault: string }) => void) | null = null;
+  #exitListener: ((reason: string) => void) | null = null;
+  #exitReason: string | null = null;
+  #progressFile: string;
+  #finalProgress: number | null = null;
+  #exited: Promise<void>;
+
+  private constructor(spec: WorkerSpec) {
+    installExitHook();
+    this.spec = spec;
+    this.workdir = mkdtempSync(join(tmpdir(), 'crosscheck-worker-'));
+    this.#progressFile = join(this.workdir, '.crosscheck-progress');
+    writeFileSync(this.#progressFile, Buffer.alloc(8));
+    const [file, ...args] = spec.command;
+    this.#sub = spawnWorker(file, args, this.workdir, scrubbedEnv(this.workdir, spec, this.#progressFile));
+    this.#sub.catch(() => undefined);
+    this.pid = this.#sub.pid ?? -1;
+    const stdio = this.#sub.stdio as unknown as Array<Readable | Writable>;
+    this.#requests = stdio[3] as Writable;
+    this.#replies = stdio[4] as Readable;
+    this.#stderr = stdio[2] as Readable;
+    this.#requests.on('error', () => undefined);
+    this.#replies.setEncoding('utf8');
+    this.#replies.on('data', (chunk: string) => this.#onData(chunk));
+    this.#replies.on('error', () => undefined);
+    this.#stderr.setEncoding('utf8');
+    this.#stderr.on('data', (chunk: string) => {
+      this.#stderrTail = (this.#stderrTail + chunk).slice(-STDERR_TAIL);
+    });
+    this.#stderr.on('error', () => undefined);
+    this.#exited = new Promise((resolve) => {
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+        // Let the last bytes of stderr arrive so the reason can quote them.
+        setImmediate(() => {
+          this.#exitReason = describeExit(code, signal, this.#stderrTail);
+          this.#finalProgress = this.#readProgressFile();
+          live.delete(this);
+          rmSync(this.workdir, { recursive: true, force: true });
+          this.#exitListener?.(this.#exitReason);
+          resolve();
+        });
+      };
+      this.#sub.once('exit', onExit);
+      this.#sub.once('error', () => {
+        if (this.#sub.pid === undefined) onExit(null, null);
+      });
+    });
+    live.add(this);
+  }
+
+  /** Starts a worker and waits for its `hello`. Throws `RUNTIME_MISSING` when it cannot start. */
+  static async start(spec: WorkerSpec): Promise<WorkerProcess> {
+    const w = new WorkerProcess(spec);
+    const hello = await new Promise<WorkerMessage | { fault: string }>((resolve) => {
+      const timer = setTimeout(() => resolve({ fault: `no hello within ${STARTUP_MS} ms` }), STARTUP_MS);
+      w.#listener = (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      };
+      w.#exitListener = (reason) => {
+        clearTimeout(timer);
+        resolve({ fault: reason });
+      };
+    });
+    w.#listener = null;
+    w.#exitListener = null;
+    if ('fault' in hello || hello.t !== 'hello' || hello.protocol !== PROTOCOL_VERSION) {
+      const got =
+        'fault' in hello
+          ? hello.fault
+          : hello.t === 'hello'
+            ? `protocol ${hello.protocol}, expected ${PROTOCOL_VERSION}`
+            : `a "${hello.t}" message before "hello"`;
+      await w.kill();
+      const spawnError = await w.#spawnError();
+      throw new CrosscheckError(
+        'RUNTIME_MISSING',
+        `The ${spec.label} worker \`${spec.command.join(' ')}\` did not start: ${spawnError ?? got}. ${spec.fix}`,
+      );
+    }
+    w.language = hello.language;
+    w.runtime = hello.runtime ?? '';
+    return w;
+  }
+
+  async #spawnError(): Promise<string | null> {
+    const result = await this.#sub;
+    const code = (result as { code?: string }).code;
+    const cause = (result as { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code === 'ENOENT') return 'the executable was not found';
+    if (cause?.code === 'EACCES') return 'the executable is not executable';
+    return code && result.failed && this.pid === -1 ? (cause?.message ?? code) : null;
+  }
+
+  get alive(): boolean {
+    return this.#exitReason === null;
+  }
+
+  #onData(chunk: string): void {
+    let text = this.#pending + chunk;
+    let nl = text.indexOf('\n');
+    while (nl !== -1) {
+      const line = text.slice(0, nl);
+      text = text.slice(nl + 1);
+      if (line.trim() !== '') this.#listener?.(parseWorkerMessage(line));
+      nl = text.indexOf('\n');
+    }
+    this.#pending = text;
+  }
+
+  /** Writes one request line. */
+  send(line: string): void {
+    if (this.alive) this.#requests.write(`${line}\n`);
+  }
+
+  /**
+   * Sends a request and feeds replies to `onMessage` until it returns true, the worker exits,
+   * sends garbage, stays silent for `silenceMs`, or the signal aborts.
+   */
+  exchange(
+    line: string,
+    onMessage: (m: WorkerMessage) => boolean | string,
+    silenceMs: number,
+    signal?: AbortSignal,
+  ): Promise<ExchangeEnd> {
+    return new Promise<ExchangeEnd>((resolve) => {
+      if (!this.alive) {
+        resolve({ kind: 'exit', reason: this.#exitReason ?? 'the worker exited' });
+        return;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (end: ExchangeEnd): void => {
+        clearTimeout(timer);
+        this.#listener = null;
+        this.#exitListener = null;
+        signal?.removeEventListener('abort', onAbort);
+        resolve(end);
+      };
+      const arm = (): void => {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish({ kind: 'hung' }), silenceMs);
+      };
+      const onAbort = (): void => finish({ kind: 'aborted' });
+      this.#listener = (m) => {
+        if ('fault' in m) return finish({ kind: 'fault', reason: m.fault });
+        if (m.t === 'fatal') return finish({ kind: 'fault', reason: `the worker reported: ${m.message}` });
+        const result = onMessage(m);
+        if (typeof result === 'string') return finish({ kind: 'fault', reason: result });
+        if (result) return finish({ kind: 'done' });
+        arm();
+      };
+      this.#exitListener = (reason) => finish({ kind: 'exit', reason });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      arm();
+      this.send(line);
+    });
+  }
+
+  /** Index of the call the worker was running, from the shared progress file, or null. */
+  readProgress(): number | null {
+    return this.alive ? this.#readProgressFile() : this.#finalProgress;
+  }
+
+  #readProgressFile(): number | null {
+    try {
+      const value = Number(readFileSync(this.#progressFile).readBigInt64LE(0));
+      return Number.isSafeInteger(value) ? value : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keeps the host's event loop alive while the worker has work (and lets it exit while idle). */
+  setBusy(busy: boolean): void {
+    const handles = [this.#sub, this.#requests, this.#replies, this.#stderr] as unknown as Array<{
+      ref?: () => void;
+      unref?: () => void;
+    }>;
+    for (const h of handles) (busy ? h.ref : h.unref)?.call(h);
+  }
+
+  #signalGroup(signal: NodeJS.Signals): void {
+    if (this.pid <= 0) return;
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      try {
+        process.kill(this.pid, signal);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  /** SIGTERM to the whole group, SIGKILL if it is still there shortly after; resolves once it exited. */
+  async kill(): Promise<void> {
+    if (this.alive) {
+      this.#signalGroup('SIGTERM');
+      const force = setTimeout(() => this.#signalGroup('SIGKILL'), TERM_GRACE_MS);
+      await this.#exited;
+      clearTimeout(force);
+      // Stragglers a candidate started in the group die with it.
+      this.#signalGroup('SIGKILL');
+    }
+    await this.#exited;
+  }
+
+  /** Synchronous last resort for the process exit hook. */
+  killNow(): void {
+    this.#signalGroup('SIGKILL');
+    rmSync(this.workdir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,50 @@
+import type { SourceCandidate } from '../../candidates/types.ts';
+import type { Backend, RowJob } from '../backend.ts';
+import { closeAllPools, defaultPoolSize, poolFor } from '../command/pool.ts';
+import { type PreparedRow, runPrepared } from '../command/schedule.ts';
+import { resolvePythonOptions } from './config.ts';
+import { harnessPath } from './harness-path.ts';
+import { checkPython } from './interpreter.ts';
+
+const PYTHON_LABEL = 'Python';
+
+// RLIMIT_AS bounds address space, not heap: the interpreter and its shared libraries take a few
+// hundred MiB of it before any candidate allocates, so small heap limits are raised to a floor.
+const addressSpaceMb = (memoryMb: number): number => Math.max(memoryMb, 512) + 256;
+
+/**
+ * Runs Python source candidates in a pool of long-lived `python3` workers
+ * (`python/crosscheck_worker.py`) over the protocol of `docs/protocol.md`.
+ * @internal
+ */
+export const pythonBackend: Backend = {
+  async run(rows: readonly RowJob[], ctx) {
+    const options = resolvePythonOptions();
+    const runtime = await checkPython(options.python, options.source);
+    const pool = poolFor(
+      {
+        command: [runtime.executable, '-s', '-B', harnessPath()],
+        memoryMb: addressSpaceMb(ctx.limits.memoryMb),
+        env: { PYTHONHASHSEED: '0', PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8' },
+        label: PYTHON_LABEL,
+        fix: `Check that \`${runtime.executable}\` (Python ${runtime.version}) can run ${harnessPath()}; set CROSSCHECK_PYTHON or configurePython({ python }) to use another interpreter.`,
+      },
+      options.workers ?? defaultPoolSize(),
+    );
+    const prepared: PreparedRow[] = rows.map(({ row, candidate }) => {
+      const c = candidate as SourceCandidate;
+      if (c.problem)
+        return { row, problem: { kind: 'error', name: c.problem.name, message: c.problem.message } };
+      return {
+        row,
+        pool,
+        load: { key: c.id, code: c.prepared ?? c.code, entry: c.entry },
+        invalid: ctx.invalidNames(c),
+      };
+    });
+    await runPrepared(prepared, ctx);
+  },
+};
+
+/** Stops idle Python workers now instead of at process exit. @public */
+export const closePythonWorkers = (): Promise<void> => closeAllPools((spec) => spec.label === PYTHON_LABEL);

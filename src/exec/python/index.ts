@@ -1,0 +1,8 @@
+/**
+ * Python candidates: long-lived `python3` workers running `python/crosscheck_worker.py`.
+ * @packageDocumentation
+ */
+export { closePythonWorkers, pythonBackend } from './backend.ts';
+export { configurePython, type PythonOptions } from './config.ts';
+export { harnessPath } from './harness-path.ts';
+export { checkPython, MIN_PYTHON, type PythonRuntime } from './interpreter.ts';

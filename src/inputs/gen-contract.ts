@@ -1,3 +1,5 @@
+import type { Arbitrary } from 'fast-check';
+
 /**
  * The contract between input generators and the rest of the engine. The generators themselves
  * live in this folder; tasks, runners and measures depend only on this interface.
@@ -22,6 +24,13 @@ export interface Gen<A extends Args = Args> {
    * `n` when the source is exhausted (a finite domain, a strict validity filter).
    */
   generate(n: number, options: { seed: number; signal?: AbortSignal }): Promise<A[]>;
+  /**
+   * Optional: the same distribution as a fast-check arbitrary, before validity filters. Lets
+   * fast-check drive the Gen (`coherenceProperty`) and shrink witnesses with its own shrinker.
+   */
+  readonly arbitrary?: Arbitrary<A>;
+  /** Optional: whether an input passes the Gen's validity filters (a reference, predicates). */
+  accepts?(args: A, options?: { signal?: AbortSignal }): Promise<boolean>;
 }
 
 /** True for any {@link Gen}. @public */

@@ -1,0 +1,291 @@
+import fc from 'fast-check';
+import { type Candidate, fromFunctions, isCandidate } from '../candidates/index.ts';
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import type { Outcome } from '../exec/outcome.ts';
+import { type RunOptions, run } from '../exec/run.ts';
+import { defineTask, isTask, type Task } from '../task/index.ts';
+import { argsKey } from './canonical-key.ts';
+import { type Args, GEN_BRAND, type Gen } from './gen-contract.ts';
+
+/** Options of {@link CrosscheckGen.generate}. @public */
+export interface GenerateOptions {
+  /** The same seed always gives the same inputs. */
+  seed: number;
+  signal?: AbortSignal;
+  /**
+   * Most candidate inputs drawn before giving up (duplicates and rejected ones count).
+   * @defaultValue `50 * n + 1000`
+   */
+  maxDraws?: number;
+  /** Called after each round with the number of accepted inputs and draws so far. */
+  onProgress?: (accepted: number, drawn: number) => void;
+}
+
+/** What {@link CrosscheckGen.generateWithReport} found out while drawing. @public */
+export interface GenerateReport<A extends Args = Args> {
+  readonly inputs: A[];
+  /** Candidate inputs drawn from the source. */
+  readonly drawn: number;
+  /** Draws whose canonical key was already seen. */
+  readonly duplicates: number;
+  /** Distinct draws the validity filters rejected, by reason (`reference: invalid ValueError`, `predicate`). */
+  readonly rejected: Readonly<Record<string, number>>;
+  /** Why fewer than `n` inputs came back; null when all `n` did. */
+  readonly shortfall: string | null;
+}
+
+/** A validity check over a batch: true keeps an input, a string rejects it and says why. */
+interface Check<A extends Args> {
+  readonly label: string;
+  test(batch: readonly A[], signal: AbortSignal | undefined): Promise<Array<true | string>>;
+}
+
+/** Options of {@link CrosscheckGen.withReference}. @public */
+export interface ReferenceFilterOptions extends Pick<RunOptions, 'timeoutMs' | 'memoryMb'> {
+  /** Error class names that mean "invalid input" (the `invalid` outcome). Default: the task's or the language's. */
+  invalidInput?: readonly string[];
+}
+
+const STALE_ROUNDS = 8;
+const MAX_BATCH = 20_000;
+
+const mixSeed = (seed: number, round: number): number =>
+  round === 0 ? seed | 0 : (Math.imul(seed ^ 0x5bd1e995, 0x9e3779b1) ^ Math.imul(round, 0x85ebca6b)) | 0;
+
+const outcomeReason = (o: Outcome): string => {
+  switch (o.kind) {
+    case 'value':
+      return 'value';
+    case 'invalid':
+      return `invalid ${o.name}`;
+    case 'error':
+      return `error ${o.name}`;
+    default:
+      return o.kind;
+  }
+};
+
+const checkCount = (n: unknown, where: string): number => {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: \`n\` must be a non-negative integer, got ${describeValue(n)}. Ask for e.g. generate(1000, { seed: 42 }).`,
+      { where },
+    );
+  }
+  return n;
+};
+
+const checkSeed = (options: unknown, where: string): GenerateOptions => {
+  const seed = (options as { seed?: unknown } | undefined)?.seed;
+  if (typeof seed !== 'number' || !Number.isFinite(seed)) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: \`options.seed\` must be a finite number, got ${describeValue(seed)}. Pass e.g. { seed: 42 }; the same seed gives the same inputs.`,
+      { where },
+    );
+  }
+  return options as GenerateOptions;
+};
+
+/**
+ * The Gen every `gen.*` source returns: a fast-check arbitrary (the distribution), deduplication
+ * by canonical key, and validity filters. `arbitrary` is the unfiltered distribution, so
+ * fast-check can drive and shrink it; {@link CrosscheckGen.accepts} applies the filters.
+ * @public
+ */
+export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
+  readonly [GEN_BRAND] = true as const;
+  readonly description: string;
+  readonly arbitrary: fc.Arbitrary<A>;
+  readonly #checks: readonly Check<A>[];
+
+  /** @internal */
+  constructor(arbitrary: fc.Arbitrary<A>, description: string, checks: readonly Check<A>[] = []) {
+    this.arbitrary = arbitrary;
+    this.description = description;
+    this.#checks = checks;
+  }
+
+  /** Draws `n` distinct valid argument tuples; the same seed gives the same tuples. */
+  async generate(n: number, options: GenerateOptions): Promise<A[]> {
+    return (await this.generateWithReport(n, options)).inputs;
+  }
+
+  /** Like {@link CrosscheckGen.generate}, and says how many draws were duplicates or rejected, and why. */
+  async generateWithReport(n: number, options: GenerateOptions): Promise<GenerateReport<A>> {
+    const where = 'gen.generate(n, { seed })';
+    checkCount(n, where);
+    const { seed, signal, onProgress } = checkSeed(options, where);
+    const maxDraws = options.maxDraws ?? 50 * n + 1000;
+    const accepted: A[] = [];
+    const seen = new Set<string>();
+    const rejected: Record<string, number> = {};
+    let drawn = 0;
+    let duplicates = 0;
+    let stale = 0;
+    for (let round = 0; accepted.length < n && drawn < maxDraws && stale < STALE_ROUNDS; round++) {
+      if (signal?.aborted) {
+        throw new CrosscheckError('ABORTED', `${where}: aborted after ${accepted.length} of ${n} inputs.`, {
+          where,
+          cause: signal.reason,
+        });
+      }
+      const need = n - accepted.length;
+      const keepRate = drawn === 0 ? 1 : Math.max(accepted.length / drawn, 0.02);
+      const size = Math.min(MAX_BATCH, maxDraws - drawn, Math.max(64, Math.ceil((need / keepRate) * 1.2)));
+      const batch = this.#draw(size, mixSeed(seed, round), where);
+      drawn += batch.length;
+      const fresh: A[] = [];
+      for (const args of batch) {
+        const key = argsKey(args);
+        if (seen.has(key)) duplicates++;
+        else {
+          seen.add(key);
+          fresh.push(args);
+        }
+      }
+      stale = fresh.length === 0 ? stale + 1 : 0;
+      let survivors = fresh;
+      for (const check of this.#checks) {
+        if (survivors.length === 0) break;
+        const verdicts = await check.test(survivors, signal);
+        survivors = survivors.filter((_, i) => {
+          const verdict = verdicts[i];
+          if (verdict === true) return true;
+          const reason = `${check.label}: ${verdict}`;
+          rejected[reason] = (rejected[reason] ?? 0) + 1;
+          return false;
+        });
+      }
+      for (const args of survivors) if (accepted.length < n) accepted.push(args);
+      onProgress?.(accepted.length, drawn);
+    }
+    const shortfall =
+      accepted.length >= n
+        ? null
+        : stale >= STALE_ROUNDS
+          ? `the source looks exhausted: ${STALE_ROUNDS} rounds in a row drew only inputs already seen (${seen.size} distinct in ${drawn} draws)`
+          : `gave up after ${drawn} draws (maxDraws): ${seen.size} distinct, ${seen.size - accepted.length} rejected by the validity filters`;
+    return { inputs: accepted, drawn, duplicates, rejected, shortfall };
+  }
+
+  #draw(size: number, seed: number, where: string): A[] {
+    const batch = fc.sample(this.arbitrary, { seed, numRuns: size });
+    for (const args of batch) {
+      if (!Array.isArray(args)) {
+        throw new CrosscheckError(
+          'INVALID_INPUT',
+          `${where}: every input must be an argument tuple (an array), but ${this.description} produced ${describeValue(args)}. Wrap single arguments, e.g. fc.tuple(fc.integer()).`,
+          { where },
+        );
+      }
+    }
+    return batch;
+  }
+
+  /** True when `args` passes every validity filter of this Gen (the reference accepts it, predicates hold). */
+  async accepts(args: A, options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    for (const check of this.#checks) {
+      const [verdict] = await check.test([args], options.signal);
+      if (verdict !== true) return false;
+    }
+    return true;
+  }
+
+  /** The same distribution, keeping only inputs for which `predicate` holds (it may be async). */
+  filter(predicate: (...args: A) => boolean | Promise<boolean>, label = 'predicate'): CrosscheckGen<A> {
+    if (typeof predicate !== 'function') {
+      throw new CrosscheckError(
+        'INVALID_OPTION',
+        `gen.filter(predicate): \`predicate\` must be a function (...args) => boolean, got ${describeValue(predicate)}.`,
+        { where: 'gen.filter(predicate)' },
+      );
+    }
+    const check: Check<A> = {
+      label,
+      async test(batch) {
+        const out: Array<true | string> = [];
+        for (const args of batch) {
+          try {
+            out.push((await predicate(...args)) === true ? true : 'false');
+          } catch (error) {
+            out.push(`threw ${(error as Error)?.name ?? 'an error'}`);
+          }
+        }
+        return out;
+      },
+    };
+    return new CrosscheckGen(this.arbitrary, `${this.description}, filtered by ${label}`, [
+      ...this.#checks,
+      check,
+    ]);
+  }
+
+  /**
+   * The same distribution, keeping only inputs the reference accepts: its outcome is a `value`
+   * (not `invalid`, an error, a timeout or a crash). `reference` is a function, a candidate (for
+   * example Python ground truth from `fromSources`) or a task with a reference.
+   */
+  withReference(
+    reference: ((...args: never[]) => unknown) | Candidate | Task,
+    options: ReferenceFilterOptions = {},
+  ): CrosscheckGen<A> {
+    const where = 'gen.withReference(reference)';
+    let task: Task;
+    if (isTask(reference)) {
+      if (!reference.reference) {
+        throw new CrosscheckError(
+          'INVALID_OPTION',
+          `${where}: the task ${JSON.stringify(reference.name)} has no reference. Give defineTask({ reference }) or pass the reference itself.`,
+          { where },
+        );
+      }
+      task = defineTask({
+        name: `${reference.name} (validity filter)`,
+        reference: reference.reference,
+        invalidInput: options.invalidInput ?? reference.invalidInput,
+        timeoutMs: options.timeoutMs ?? reference.timeoutMs,
+      });
+    } else if (typeof reference === 'function' || isCandidate(reference)) {
+      const candidate =
+        typeof reference === 'function' ? (fromFunctions({ reference })[0] as Candidate) : reference;
+      task = defineTask({
+        name: 'reference validity filter',
+        reference: candidate,
+        invalidInput: options.invalidInput,
+        timeoutMs: options.timeoutMs,
+      });
+    } else {
+      throw new CrosscheckError(
+        'INVALID_OPTION',
+        `${where}: \`reference\` must be a function, a candidate or a task with a reference, got ${describeValue(reference)}. For Python ground truth: fromSources([code], { language: 'python', entry })[0].`,
+        { where },
+      );
+    }
+    const check: Check<A> = {
+      label: 'reference',
+      async test(batch, signal) {
+        const matrix = await run(task, [], batch, { signal, memoryMb: options.memoryMb });
+        const outcomes = matrix.reference?.outcomes ?? [];
+        const unavailable = outcomes.find((o) => o.kind === 'error' && o.name === 'RunnerUnavailable');
+        if (unavailable) {
+          throw new CrosscheckError(
+            'RUNTIME_MISSING',
+            `${where}: the reference cannot run here (${(unavailable as { message: string }).message}), so inputs cannot be checked against it. Install the runtime it needs, or filter with gen.filter(predicate).`,
+            { where },
+          );
+        }
+        return outcomes.map((o) => (o.kind === 'value' ? true : outcomeReason(o)));
+      },
+    };
+    const label = task.reference?.label ?? 'reference';
+    return new CrosscheckGen(this.arbitrary, `${this.description}, valid for ${label}`, [
+      ...this.#checks,
+      check,
+    ]);
+  }
+}
+
+/** True for a Gen built by `gen.*` (with an arbitrary and filters). @public */
+export const isCrosscheckGen = (x: unknown): x is CrosscheckGen => x instanceof CrosscheckGen;

@@ -1,0 +1,76 @@
+import { kindOf, sameMap, sameSequence, sameSet } from './value-kind.ts';
+
+/**
+ * The nodes of a value as the mutation engines see them, in pre-order: the value itself, then
+ * list/tuple/set elements, then dict keys and values in turn (as the incoherence paper's artifact
+ * counts them). A node is addressed by its path of child indexes; {@link replaceAt} rebuilds only
+ * the containers along the path, so seeds are never changed in place.
+ */
+
+export interface Node {
+  readonly path: readonly number[];
+  readonly value: unknown;
+}
+
+/** Kinds whose children are nodes. Frozensets and opaque values are leaves; objects expose their values. */
+const descend = (kind: string): boolean =>
+  kind === 'list' ||
+  kind === 'tuple' ||
+  kind === 'set' ||
+  kind === 'dict' ||
+  kind === 'map' ||
+  kind === 'object';
+
+export const childrenOf = (v: unknown): unknown[] => {
+  const kind = kindOf(v);
+  if (kind === 'list' || kind === 'tuple') return v as unknown[];
+  if (kind === 'set') return [...(v as Set<unknown>)];
+  if (kind === 'dict' || kind === 'map') {
+    const out: unknown[] = [];
+    for (const [k, x] of v as Map<unknown, unknown>) out.push(k, x);
+    return out;
+  }
+  if (kind === 'object') return Object.values(v as Record<string, unknown>);
+  return [];
+};
+
+export const isContainer = (v: unknown): boolean => descend(kindOf(v));
+
+/** Every node of a value, in pre-order. */
+export const collectNodes = (root: unknown): Node[] => {
+  const out: Node[] = [];
+  const visit = (v: unknown, path: number[]): void => {
+    out.push({ path, value: v });
+    if (!isContainer(v)) return;
+    const children = childrenOf(v);
+    for (let i = 0; i < children.length; i++) visit(children[i], [...path, i]);
+  };
+  visit(root, []);
+  return out;
+};
+
+/** Builds a container like `like` from a flat child list (dicts: key, value, key, value, ...). */
+export const rebuild = (like: unknown, children: unknown[]): unknown => {
+  const kind = kindOf(like);
+  if (kind === 'list' || kind === 'tuple') return sameSequence(like as unknown[], children);
+  if (kind === 'set') return sameSet(like as Set<unknown>, children);
+  if (kind === 'object') {
+    const out: Record<string, unknown> = {};
+    Object.keys(like as object).forEach((k, i) => {
+      out[k] = children[i];
+    });
+    return out;
+  }
+  const entries: Array<[unknown, unknown]> = [];
+  for (let i = 0; i + 1 < children.length; i += 2) entries.push([children[i], children[i + 1]]);
+  return sameMap(like as Map<unknown, unknown>, entries);
+};
+
+/** A copy of `root` with the node at `path` replaced. */
+export const replaceAt = (root: unknown, path: readonly number[], value: unknown, depth = 0): unknown => {
+  if (depth === path.length) return value;
+  const children = childrenOf(root).slice();
+  const i = path[depth] as number;
+  children[i] = replaceAt(children[i], path, value, depth + 1);
+  return rebuild(root, children);
+};

@@ -1,0 +1,112 @@
+import type fc from 'fast-check';
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { type Args, type Gen, isGen } from './gen-contract.ts';
+import { compareComplexity, complexity, shrinkArgs } from './structural-shrink.ts';
+
+/** Options of {@link shrinkWitness}. @public */
+export interface ShrinkWitnessOptions {
+  /**
+   * Most calls of `stillFails` (each may run every candidate once).
+   * @defaultValue 500
+   */
+  maxSteps?: number;
+  signal?: AbortSignal;
+}
+
+/** What {@link shrinkWitness} found. @public */
+export interface ShrunkWitness<A extends Args = Args> {
+  /** The smallest failing input found; never more complex than the original. */
+  readonly args: A;
+  /** How many candidate inputs were tried. */
+  readonly steps: number;
+  /** How many times a smaller failing input replaced the current one. */
+  readonly improvements: number;
+  /** `arbitrary`: the Gen's fast-check shrinker; `structural`: shorter collections, numbers toward 0. */
+  readonly via: 'arbitrary' | 'structural';
+}
+
+type Shrinkable<A> = { value: A; context: unknown };
+
+const withArbitrary = <A extends Args>(gen: Gen<A> | null, args: A): fc.Arbitrary<A> | null => {
+  const arbitrary = gen?.arbitrary;
+  return arbitrary?.canShrinkWithoutContext(args) ? arbitrary : null;
+};
+
+/**
+ * Shrinks a failing input (a witness) while `stillFails` keeps holding: fast-check's shrinker
+ * when the Gen has an arbitrary that recognises the input, structural shrinking otherwise
+ * (shorter lists and strings, numbers toward 0, types kept). When the Gen has validity filters
+ * (a reference, predicates), every smaller input must pass them too, so the witness stays a valid
+ * input. Candidates more complex than the current witness are skipped, so the result is never
+ * larger than the original.
+ * @public
+ */
+export const shrinkWitness = async <A extends Args>(
+  gen: Gen<A> | null,
+  args: A,
+  stillFails: (args: A) => boolean | Promise<boolean>,
+  options: ShrinkWitnessOptions = {},
+): Promise<ShrunkWitness<A>> => {
+  const where = 'shrinkWitness(gen, args, stillFails)';
+  if (gen !== null && !isGen(gen)) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: \`gen\` must be a Gen or null, got ${describeValue(gen)}.`,
+      {
+        where,
+      },
+    );
+  }
+  if (!Array.isArray(args)) {
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `${where}: \`args\` must be an argument tuple (an array), got ${describeValue(args)}. Wrap single arguments: [x].`,
+      { where },
+    );
+  }
+  if (typeof stillFails !== 'function') {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: \`stillFails\` must be a function (args) => boolean, got ${describeValue(stillFails)}.`,
+      { where },
+    );
+  }
+  const maxSteps = options.maxSteps ?? 500;
+  const arbitrary = withArbitrary(gen, args);
+  const shrinks = (current: Shrinkable<A>): Iterable<Shrinkable<A>> =>
+    arbitrary
+      ? (arbitrary.shrink(current.value, current.context) as Iterable<Shrinkable<A>>)
+      : mapShrinks(shrinkArgs(current.value));
+  const fails = async (candidate: A): Promise<boolean> => {
+    try {
+      if (gen?.accepts && !(await gen.accepts(candidate, { signal: options.signal }))) return false;
+      return (await stillFails(candidate)) === true;
+    } catch {
+      return false;
+    }
+  };
+  let current: Shrinkable<A> = { value: args, context: undefined };
+  let size = complexity(args);
+  let steps = 0;
+  let improvements = 0;
+  search: while (steps < maxSteps) {
+    for (const candidate of shrinks(current)) {
+      if (steps >= maxSteps || options.signal?.aborted) break search;
+      const candidateSize = complexity(candidate.value);
+      if (compareComplexity(candidateSize, size) > 0) continue;
+      steps++;
+      if (await fails(candidate.value)) {
+        current = { value: candidate.value, context: candidate.context };
+        size = candidateSize;
+        improvements++;
+        continue search;
+      }
+    }
+    break;
+  }
+  return { args: current.value, steps, improvements, via: arbitrary ? 'arbitrary' : 'structural' };
+};
+
+function* mapShrinks<A>(values: Iterable<A>): Generator<Shrinkable<A>> {
+  for (const value of values) yield { value, context: undefined };
+}

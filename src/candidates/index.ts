@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { fromCommand } from './from-command.ts';
 import { extractCode } from './markdown.ts';
 import { isProblem, prepareJs } from './prepare-js.ts';
 import type {
@@ -16,6 +17,7 @@ import type {
   SourceLanguage,
 } from './types.ts';
 
+export { type CommandOptions, fromCommand } from './from-command.ts';
 export { extractCode, fencedBlocks } from './markdown.ts';
 export type {
   Candidate,
@@ -206,4 +208,4 @@ export const isCandidate = (x: unknown): x is Candidate =>
   typeof (x as { id?: unknown }).id === 'string';
 
 /** The candidate builders, as a namespace. @public */
-export const candidates = { fromFunctions, fromSources } as const;
+export const candidates = { fromFunctions, fromSources, fromCommand } as const;

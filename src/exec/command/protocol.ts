@@ -41,7 +41,7 @@ export type WorkerMessage =
   | { t: 'hello'; protocol: number; language: string; runtime?: string; pid?: number }
   | { t: 'loaded'; id: number; ok: true }
   | { t: 'loaded'; id: number; ok: false; error: WireOutcome }
-  | { t: 'out'; id: number; from: number; outcomes: WireOutcome[]; done?: boolean }
+  | { t: 'out'; id: number; from: number; outcomes: Array<WireOutcome | string>; done?: boolean }
   | { t: 'fatal'; message: string };
 
 /** Serializes a host message; `inputs` messages reuse the already-encoded input list. */

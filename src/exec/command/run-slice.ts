@@ -2,6 +2,7 @@ import type { CandidateRunStats, RunContext } from '../backend.ts';
 import { fromWireOutcome, type Outcome, type WireOutcome } from '../outcome.ts';
 import type { WorkerPool } from './pool.ts';
 import { encodeHostMessage, isWireOutcome } from './protocol.ts';
+import { TextValueOutcome } from './text-outcome.ts';
 import type { ExchangeEnd, WorkerProcess } from './worker-process.ts';
 
 /** A candidate ready for a worker: what to load and how to call it. @internal */
@@ -141,10 +142,10 @@ class SliceRunner {
         if (m.from !== next || next + m.outcomes.length > to) {
           return `outcomes for [${m.from}, ${m.from + m.outcomes.length}) when [${next}, ${to}) was expected`;
         }
-        for (const w of m.outcomes) {
-          if (!isWireOutcome(w)) return `a malformed outcome ${JSON.stringify(w).slice(0, 120)}`;
-          this.#account(w, timeoutMs);
-          this.#record(next++, fromWireOutcome(w));
+        for (const item of m.outcomes as unknown[]) {
+          const outcome = this.#outcomeOf(item, timeoutMs);
+          if (typeof outcome === 'string') return outcome;
+          this.#record(next++, outcome);
         }
         lastMessage = performance.now();
         if (m.done === true && next !== to) return `"done" after ${next - from} of ${to - from} outcomes`;
@@ -160,6 +161,22 @@ class SliceRunner {
     if (end.kind === 'aborted') return false;
     this.#failedCall(worker, end, next, to, timeoutMs, performance.now() - lastMessage);
     return false;
+  }
+
+  /** A wire outcome, or its JSON text ("packed", see docs/protocol.md); a string describes a fault. */
+  #outcomeOf(item: unknown, timeoutMs: number): Outcome | string {
+    let w = item;
+    if (typeof item === 'string') {
+      if (item.startsWith('[0,') && item.endsWith(']')) return new TextValueOutcome(item.slice(3, -1));
+      try {
+        w = JSON.parse(item);
+      } catch {
+        w = undefined;
+      }
+    }
+    if (!isWireOutcome(w)) return `a malformed outcome ${JSON.stringify(item).slice(0, 120)}`;
+    this.#account(w, timeoutMs);
+    return fromWireOutcome(w);
   }
 
   #account(w: WireOutcome, timeoutMs: number): void {

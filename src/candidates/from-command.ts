@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import type { CandidateOptions, SourceSpec } from './index.ts';
+import { extractCode } from './markdown.ts';
+import type { CandidateTags, CommandCandidate } from './types.ts';
+
+/** Options of {@link fromCommand}. @public */
+export interface CommandOptions extends CandidateOptions {
+  /** Name of the function the worker calls in each source. */
+  entry: string;
+  /** Language of the sources, for code extraction from Markdown and for reports (e.g. `'ruby'`). */
+  language: string;
+}
+
+const where = 'candidates.fromCommand(command, sources, { entry, language })';
+
+const fail = (message: string): never => {
+  throw new CrosscheckError('INVALID_CANDIDATES', message, { where });
+};
+
+const checkTags = (tags: unknown): CandidateTags => {
+  if (tags === undefined) return {};
+  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) {
+    return fail(`Expected \`tags\` to be an object of strings, numbers or booleans, got ${describeValue(tags)}.`);
+  }
+  for (const [k, v] of Object.entries(tags)) {
+    if (!['string', 'number', 'boolean'].includes(typeof v)) {
+      fail(`Expected tag \`${k}\` to be a string, number or boolean, got ${describeValue(v)}.`);
+    }
+  }
+  return Object.freeze({ ...(tags as CandidateTags) });
+};
+
+/**
+ * Candidates of any language, served by an executable that speaks the JSON-lines protocol of
+ * `docs/protocol.md`: `fromCommand(['ruby', 'worker.rb'], replies, { entry: 'solve', language: 'ruby' })`.
+ * The command is started as a small pool of long-lived workers (one process group each, in a
+ * fresh temporary directory, with a scrubbed environment); each source is sent to a worker to
+ * load, then called on batches of inputs. Pass `['']` as `sources` for a worker that serves a
+ * single built-in function.
+ * @public
+ */
+export const fromCommand = (
+  command: readonly [string, ...string[]],
+  sources: readonly (string | SourceSpec)[],
+  options: CommandOptions,
+): CommandCandidate[] => {
+  if (
+    !Array.isArray(command) ||
+    command.length === 0 ||
+    !command.every((part) => typeof part === 'string') ||
+    command[0] === ''
+  ) {
+    fail(
+      `Expected \`command\` to be an array [executable, ...args] of strings, got ${describeValue(command)}. For example ['node', 'worker.mjs'].`,
+    );
+  }
+  if (!Array.isArray(sources)) {
+    fail(`Expected \`sources\` to be an array of strings (code or LLM replies), got ${describeValue(sources)}.`);
+  }
+  if (typeof options !== 'object' || options === null) {
+    fail(`Expected options { entry, language }, got ${describeValue(options)}.`);
+  }
+  const { entry, language } = options;
+  if (typeof entry !== 'string' || entry.trim() === '') {
+    fail(`Expected \`entry\` to be the name of the function to call, got ${describeValue(entry)}.`);
+  }
+  if (typeof language !== 'string' || language.trim() === '') {
+    fail(`Expected \`language\` to name the language of the sources (e.g. 'ruby'), got ${describeValue(language)}.`);
+  }
+  const baseTags = checkTags(options.tags);
+  const prefix = options.label ?? (typeof baseTags.model === 'string' ? baseTags.model : entry);
+  const frozenCommand = Object.freeze([...command]) as unknown as readonly [string, ...string[]];
+  return sources.map((raw, i) => {
+    const spec: SourceSpec = typeof raw === 'string' ? { source: raw } : raw;
+    if (typeof spec !== 'object' || spec === null || typeof spec.source !== 'string') {
+      fail(`Expected source ${i} to be a string or { source: string }, got ${describeValue(raw)}.`);
+    }
+    const code = extractCode(spec.source, language, entry);
+    const id = createHash('sha256')
+      .update(['command', ...command, language, entry, code].join('\0'))
+      .digest('hex')
+      .slice(0, 12);
+    return Object.freeze({
+      kind: 'command' as const,
+      id,
+      label: spec.label ?? `${prefix}#${i}`,
+      tags: Object.freeze({ ...baseTags, sample: i, ...checkTags(spec.tags) }),
+      command: frozenCommand,
+      code,
+      entry,
+      language,
+    });
+  });
+};

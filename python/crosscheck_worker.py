@@ -466,14 +466,20 @@ def _install_audit(workdir):
 def _block_process_creation():
     """Friendly errors for the common spellings; the audit hook covers the rest."""
 
-    def refuse(*_a, **_k):
-        raise PermissionError("crosscheck: creating processes is not allowed for a candidate")
+    def refuser(what):
+        def refuse(*_a, **_k):
+            raise PermissionError("crosscheck: %s is not allowed for a candidate" % what)
+
+        return refuse
 
     for name in ("fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp", "spawnv",
                  "spawnve", "spawnl", "spawnle", "execv", "execve", "execl", "execle", "execlp",
-                 "execvp", "execvpe", "kill", "killpg"):
+                 "execvp", "execvpe"):
         if hasattr(os, name):
-            setattr(os, name, refuse)
+            setattr(os, name, refuser("creating processes"))
+    for name in ("kill", "killpg"):
+        if hasattr(os, name):
+            setattr(os, name, refuser("sending signals"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -74,11 +74,12 @@ const spawnWorker = (file: string, args: readonly string[], cwd: string, env: Re
     cleanup: false,
   });
 
-const describeExit = (code: number | null, signal: NodeJS.Signals | null, stderr: string): string => {
-  const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-  const detail = stderr.trim().split('\n').slice(-3).join(' | ');
-  return detail ? `the worker ${how} (${detail.slice(0, 300)})` : `the worker ${how}`;
-};
+// Crash reasons name only the exit: what a candidate printed to stderr would make outcomes
+// depend on earlier calls of the same worker.
+const describeExit = (code: number | null, signal: NodeJS.Signals | null): string =>
+  signal ? `the worker was killed by ${signal}` : `the worker exited with code ${code}`;
+
+const lastLines = (text: string): string => text.trim().split('\n').slice(-3).join(' | ').slice(0, 300);
 
 /**
  * One worker process speaking the protocol of `docs/protocol.md` on fd 3 (requests) and fd 4
@@ -134,7 +135,7 @@ export class WorkerProcess {
       const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         // Let the last bytes of stderr arrive so the reason can quote them.
         setImmediate(() => {
-          this.#exitReason = describeExit(code, signal, this.#stderrTail);
+          this.#exitReason = describeExit(code, signal);
           this.#finalProgress = this.#readProgressFile();
           live.delete(this);
           rmSync(this.workdir, { recursive: true, force: true });
@@ -174,10 +175,11 @@ export class WorkerProcess {
             ? `protocol ${hello.protocol}, expected ${PROTOCOL_VERSION}`
             : `a "${hello.t}" message before "hello"`;
       await w.kill();
+      const stderr = lastLines(w.#stderrTail);
       const spawnError = await w.#spawnError();
       throw new CrosscheckError(
         'RUNTIME_MISSING',
-        `The ${spec.label} worker \`${spec.command.join(' ')}\` did not start: ${spawnError ?? got}. ${spec.fix}`,
+        `The ${spec.label} worker \`${spec.command.join(' ')}\` did not start: ${spawnError ?? got}${stderr ? ` (stderr: ${stderr})` : ''}. ${spec.fix}`,
       );
     }
     w.language = hello.language;

@@ -1,0 +1,163 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closePythonWorkers } from '../../src/exec/python/index.ts';
+import { candidates, defineTask, type Outcome, run } from '../../src/index.ts';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'python-hostile');
+const SECRET_NAME = 'CROSSCHECK_FAKE_SECRET';
+const SECRET_VALUE = 'sk-fake-0123456789abcdef-do-not-leak';
+const TIMEOUT_MS = 400;
+
+const task = defineTask({ name: 'f', timeoutMs: TIMEOUT_MS });
+const hostile = (name: string) =>
+  candidates.fromSources([{ source: readFileSync(join(FIXTURES, `${name}.py`), 'utf8'), label: name }], {
+    language: 'python',
+    entry: 'f',
+  })[0]!;
+// Well-behaved, and sensitive to its input: it must see exactly what it would see alone.
+const good = candidates.fromSources(['def f(*args):\n    return [repr(args), len(args)]\n'], {
+  language: 'python',
+  entry: 'f',
+  label: 'good',
+})[0]!;
+
+const outside = mkdtempSync(join(tmpdir(), 'crosscheck-hostile-outside-'));
+const target = join(outside, 'escaped.txt');
+
+const timedOut = { kind: 'timeout', reason: 'call', ms: TIMEOUT_MS };
+const error = (name: string, message: string | RegExp) => ({ kind: 'error', name, message });
+
+interface Case {
+  readonly name: string;
+  readonly inputs: unknown[][];
+  /** Expected outcome per input: an outcome shape, or `{ value }` for the tagged value. */
+  readonly expected: ReadonlyArray<Record<string, unknown>>;
+  readonly maxOutputBytes?: number;
+}
+
+const CASES: readonly Case[] = [
+  { name: 'while_true', inputs: [[1], [2]], expected: [timedOut, timedOut] },
+  {
+    name: 'recursion_bomb',
+    inputs: [[1]],
+    expected: [error('RecursionError', /^maximum recursion depth exceeded/)],
+  },
+  { name: 'memory_bomb', inputs: [[1]], expected: [error('MemoryError', '')] },
+  {
+    name: 'os_exit',
+    inputs: [[1], [2]],
+    expected: Array(2).fill({ kind: 'crash', reason: 'the worker exited with code 7' }),
+  },
+  { name: 'sys_exit', inputs: [[1]], expected: [error('SystemExit', '3')] },
+  {
+    name: 'fork_loop',
+    inputs: [[1]],
+    expected: [error('PermissionError', 'crosscheck: creating processes is not allowed for a candidate')],
+  },
+  { name: 'ignore_alarm', inputs: [[1]], expected: [timedOut] },
+  { name: 'swallow_timeout', inputs: [[1]], expected: [timedOut] },
+  { name: 'write_outside', inputs: [[target]], expected: [{ value: [true, true, true, true, true] }] },
+  { name: 'read_secrets', inputs: [[SECRET_NAME]], expected: [{ value: [] }] },
+  { name: 'print_flood', inputs: [['still here']], expected: [{ value: 'still here' }] },
+  {
+    name: 'unserializable',
+    inputs: [[1]],
+    expected: [
+      error(
+        'Unserializable',
+        'the value contains an instance of function, which has no data form; return plain data (numbers, strings, lists, tuples, dicts, sets)',
+      ),
+    ],
+  },
+  { name: 'mutate_input', inputs: [[[1, 2, 3]], [[1, 2, 3]]], expected: [{ value: 4 }, { value: 4 }] },
+  {
+    name: 'kill_host',
+    inputs: [[1]],
+    expected: [error('PermissionError', 'crosscheck: sending signals is not allowed for a candidate')],
+  },
+  {
+    name: 'segfault',
+    inputs: [[1]],
+    expected: [{ kind: 'crash', reason: 'the worker was killed by SIGSEGV' }],
+  },
+  { name: 'top_level_loop', inputs: [[1], [2]], expected: [timedOut, timedOut] },
+  { name: 'keyboard_interrupt', inputs: [[1]], expected: [error('KeyboardInterrupt', 'stop')] },
+  {
+    name: 'huge_output',
+    inputs: [[1]],
+    maxOutputBytes: 1_000_000,
+    expected: [
+      error(
+        'OutputTooLarge',
+        'the value is larger than the 1000000-byte output limit (raise maxOutputBytes to allow it)',
+      ),
+    ],
+  },
+];
+
+const check = (outcome: Outcome | undefined, expected: Record<string, unknown>): void => {
+  if ('value' in expected) {
+    expect(outcome?.kind).toBe('value');
+    expect(outcome?.kind === 'value' ? outcome.tagged : undefined).toEqual(expected.value);
+    return;
+  }
+  const { message, ...rest } = expected;
+  expect(outcome).toMatchObject(rest);
+  if (message instanceof RegExp) expect((outcome as { message: string }).message).toMatch(message);
+  else if (message !== undefined) expect((outcome as { message: string }).message).toBe(message);
+};
+
+describe('python hostile corpus', () => {
+  beforeAll(() => {
+    process.env[SECRET_NAME] = SECRET_VALUE;
+  });
+  afterAll(async () => {
+    delete process.env[SECRET_NAME];
+    rmSync(outside, { recursive: true, force: true });
+    await closePythonWorkers();
+  });
+
+  it('should hold at least ten real fixture files', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(10);
+    for (const c of CASES) expect(existsSync(join(FIXTURES, `${c.name}.py`))).toBe(true);
+  });
+
+  it.each(CASES)('should contain $name and leave a well-behaved neighbour untouched', async (c) => {
+    // Arrange
+    const options = { maxOutputBytes: c.maxOutputBytes ?? 16 * 1024 * 1024 };
+    const alone = await run(task, [good], c.inputs, options);
+
+    // Act
+    const matrix = await run(task, [hostile(c.name), good], c.inputs, options);
+
+    // Assert
+    c.expected.forEach((expected, j) => check(matrix.outcomes[0]?.[j], expected));
+    expect(matrix.outcomes[1]?.map((o) => o.kind === 'value' && o.tagged)).toEqual(
+      alone.outcomes[0]?.map((o) => o.kind === 'value' && o.tagged),
+    );
+    expect(existsSync(target)).toBe(false);
+    expect(existsSync(join(tmpdir(), 'escaped.txt'))).toBe(false);
+    expect(JSON.stringify(matrix.outcomes)).not.toContain(SECRET_VALUE);
+  });
+
+  it('should keep every outcome when the whole corpus runs at once beside a good candidate', async () => {
+    // Arrange: one input set every fixture accepts.
+    const names = CASES.filter((c) => c.inputs[0]?.[0] === 1).map((c) => c.name);
+    const inputs = [[1], [2], [3]];
+    const alone = await run(task, [good], inputs);
+
+    // Act
+    const matrix = await run(task, [...names.map(hostile), good], inputs, { maxOutputBytes: 1_000_000 });
+
+    // Assert
+    names.forEach((name, i) => {
+      const expected = CASES.find((c) => c.name === name)?.expected[0] as Record<string, unknown>;
+      for (let j = 0; j < inputs.length; j++) check(matrix.outcomes[i]?.[j], expected);
+    });
+    expect(matrix.outcomes[names.length]?.map((o) => o.kind === 'value' && o.tagged)).toEqual(
+      alone.outcomes[0]?.map((o) => o.kind === 'value' && o.tagged),
+    );
+  });
+});

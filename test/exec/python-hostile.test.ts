@@ -133,7 +133,9 @@ describe('python hostile corpus', () => {
     const matrix = await run(task, [hostile(c.name), good], c.inputs, options);
 
     // Assert
-    c.expected.forEach((expected, j) => check(matrix.outcomes[0]?.[j], expected));
+    c.expected.forEach((expected, j) => {
+      check(matrix.outcomes[0]?.[j], expected);
+    });
     expect(matrix.outcomes[1]?.map((o) => o.kind === 'value' && o.tagged)).toEqual(
       alone.outcomes[0]?.map((o) => o.kind === 'value' && o.tagged),
     );

@@ -60,8 +60,10 @@ const outcomeReason = (o: Outcome): string => {
       return `invalid ${o.name}`;
     case 'error':
       return `error ${o.name}`;
+    case 'timeout':
+      return o.reason === 'budget' ? 'timeout (not run: timeout budget spent)' : `timeout (${o.reason})`;
     default:
-      return o.kind;
+      return `crash (${o.reason})`;
   }
 };
 

@@ -1,0 +1,168 @@
+/**
+ * `crosscheck/fast-check`: the bridge from crosscheck to property-based tests. A task and its
+ * candidates become a fast-check async property, "every candidate agrees on this input", that runs
+ * under `fc.assert`, `@fast-check/vitest`'s `test.prop` and `@fast-check/jest`, with fast-check's
+ * shrinking and replay by seed and path.
+ *
+ * ```ts
+ * const property = coherenceProperty(task, candidates);
+ * await fc.assert(property, { numRuns: 200 });
+ * // or: test.prop(property.arbitraries)('candidates agree', property.predicate);
+ * ```
+ * @packageDocumentation
+ */
+import fc from 'fast-check';
+import { type Candidate, isCandidate } from '../candidates/index.ts';
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { describeOutcome, type Outcome } from '../exec/outcome.ts';
+import { type RunOptions, run } from '../exec/run.ts';
+import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
+import { isTask, type Task } from '../task/index.ts';
+import { type Comparator, comparator, type Equality, toWire } from '../values/index.ts';
+
+/** Options of {@link coherenceProperty}. @public */
+export interface CoherenceOptions<A extends Args = Args> {
+  /**
+   * Where inputs come from: a Gen with an arbitrary (every `gen.*` source), or any fast-check
+   * arbitrary over the argument tuple. Default: the task's `inputs`.
+   */
+  inputs?: Gen<A> | fc.Arbitrary<A>;
+  /** How outputs are compared. Default: the task's equality, else `'python'` when every candidate is Python, else `'strict'`. */
+  equality?: Equality;
+  /**
+   * Skip (as a fast-check precondition) inputs that the task's reference or the Gen's validity
+   * filters reject, so witnesses are always valid inputs.
+   * @defaultValue true
+   */
+  validOnly?: boolean;
+  /** Execution limits for each run. */
+  run?: Omit<RunOptions, 'signal' | 'onProgress'>;
+}
+
+/** One disagreement: the input and the classes of candidates that agree with each other. @public */
+export interface Disagreement<A extends Args = Args> {
+  readonly args: A;
+  /** Candidate labels grouped by agreeing outcome, largest group first. */
+  readonly classes: ReadonlyArray<{ readonly labels: readonly string[]; readonly outcome: string }>;
+}
+
+/** The property, plus what `test.prop` needs and a direct check. @public */
+export interface CoherenceProperty<A extends Args = Args> extends fc.IAsyncPropertyWithHooks<[A]> {
+  /** For `test.prop(property.arbitraries)(name, property.predicate)`. */
+  readonly arbitraries: [fc.Arbitrary<A>];
+  /** Throws an error describing the disagreement; calls `fc.pre(false)` for invalid inputs. */
+  readonly predicate: (args: A) => Promise<void>;
+  /** Runs the candidates on one input: the disagreement, or null when they all agree (or it is skipped). */
+  readonly check: (args: A) => Promise<Disagreement<A> | null>;
+}
+
+const WHERE = 'coherenceProperty(task, candidates, options)';
+
+/** Outcomes that say nothing about agreement (hangs, dead workers) never count as disagreement. */
+const isUnknown = (o: Outcome): boolean => o.kind === 'timeout' || o.kind === 'crash';
+
+/** Agreement of two outcomes (DESIGN.md "Values and outcomes"). */
+export const outcomesAgree = (a: Outcome, b: Outcome, compare: Comparator): boolean => {
+  if (isUnknown(a) || isUnknown(b)) return true;
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'value' && b.kind === 'value') return compare.equalTagged(a.tagged, b.tagged);
+  if (a.kind === 'error' && b.kind === 'error') return a.name === b.name;
+  return true;
+};
+
+const defaultEquality = (task: Task, candidates: readonly Candidate[]): Equality =>
+  task.equality ??
+  (candidates.length > 0 && candidates.every((c) => c.kind === 'source' && c.language === 'python')
+    ? 'python'
+    : 'strict');
+
+const arbitraryOf = <A extends Args>(
+  task: Task<A>,
+  inputs: CoherenceOptions<A>['inputs'],
+): fc.Arbitrary<A> => {
+  const source = inputs ?? task.inputs;
+  if (source instanceof fc.Arbitrary) return source;
+  if (isGen(source)) {
+    if (source.arbitrary) return source.arbitrary as fc.Arbitrary<A>;
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${WHERE}: the Gen "${source.description}" has no fast-check arbitrary, so fast-check cannot draw from it. Use a gen.* source, or pass { inputs: fc.tuple(...) }.`,
+      { where: WHERE },
+    );
+  }
+  if (Array.isArray(source) && source.length > 0) return fc.constantFrom(...(source as A[]));
+  throw new CrosscheckError(
+    'INVALID_OPTION',
+    `${WHERE}: \`inputs\` must be a Gen from gen.*, a fast-check arbitrary over the argument tuple, or a non-empty list of tuples (here or in defineTask({ inputs })), got ${describeValue(source)}.`,
+    { where: WHERE },
+  );
+};
+
+/**
+ * A fast-check async property: "every candidate agrees on this input". Inputs come from the
+ * task's Gen (or `options.inputs`); when they disagree, the property fails with the candidate
+ * classes, and fast-check shrinks the input and prints the seed and path to replay it.
+ * @public
+ */
+export const coherenceProperty = <A extends Args = Args>(
+  task: Task<A>,
+  candidates: readonly Candidate[],
+  options: CoherenceOptions<A> = {},
+): CoherenceProperty<A> => {
+  if (!isTask(task)) {
+    throw new CrosscheckError(
+      'INVALID_TASK',
+      `${WHERE}: \`task\` must come from defineTask(), got ${describeValue(task)}.`,
+      {
+        where: WHERE,
+      },
+    );
+  }
+  if (!Array.isArray(candidates) || candidates.length < 2 || !candidates.every(isCandidate)) {
+    throw new CrosscheckError(
+      'INVALID_CANDIDATES',
+      `${WHERE}: \`candidates\` must be an array of at least two candidates (from fromFunctions or fromSources), got ${describeValue(candidates)}. Agreement needs two programs to compare.`,
+      { where: WHERE },
+    );
+  }
+  const arbitrary = arbitraryOf(task, options.inputs);
+  const compare = comparator(options.equality ?? defaultEquality(task, candidates));
+  const validOnly = options.validOnly ?? true;
+  const gen = isGen(options.inputs) ? options.inputs : isGen(task.inputs) ? task.inputs : null;
+
+  const evaluate = async (args: A): Promise<Disagreement<A> | 'skip' | null> => {
+    if (validOnly && gen?.accepts && !(await gen.accepts(args))) return 'skip';
+    const matrix = await run(task, candidates, [args], options.run);
+    if (validOnly && matrix.reference && matrix.reference.outcomes[0]?.kind !== 'value') return 'skip';
+    const outcomes = matrix.outcomes.map((row) => row[0] as Outcome);
+    const classes: Array<{ labels: string[]; outcome: Outcome }> = [];
+    outcomes.forEach((o, i) => {
+      const label = matrix.candidates[i]?.label ?? `#${i}`;
+      const home = classes.find((c) => outcomesAgree(c.outcome, o, compare));
+      if (home) home.labels.push(label);
+      else classes.push({ labels: [label], outcome: o });
+    });
+    if (classes.length < 2) return null;
+    classes.sort((a, b) => b.labels.length - a.labels.length);
+    return { args, classes: classes.map((c) => ({ labels: c.labels, outcome: describeOutcome(c.outcome) })) };
+  };
+
+  const check = async (args: A): Promise<Disagreement<A> | null> => {
+    const found = await evaluate(args);
+    return found === 'skip' ? null : found;
+  };
+
+  const predicate = async (args: A): Promise<void> => {
+    const found = await evaluate(args);
+    if (found === 'skip') {
+      fc.pre(false);
+      return;
+    }
+    if (found === null) return;
+    const lines = found.classes.map((c) => `  ${c.labels.join(', ')} → ${c.outcome}`);
+    throw new Error(`The candidates disagree on ${toWire(args)}:\n${lines.join('\n')}`);
+  };
+
+  const property = fc.asyncProperty(arbitrary, predicate);
+  return Object.assign(property, { arbitraries: [arbitrary] as [fc.Arbitrary<A>], predicate, check });
+};

@@ -1,0 +1,369 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { closePythonWorkers, configurePython, harnessPath } from '../../src/exec/python/index.ts';
+import {
+  Complex,
+  CrosscheckError,
+  candidates,
+  decode,
+  defineTask,
+  encode,
+  FrozenSet,
+  PyDict,
+  pyFloat,
+  run,
+  tuple,
+} from '../../src/index.ts';
+
+const python = (sources: string[], entry = 'f') =>
+  candidates.fromSources(sources, { language: 'python', entry });
+const task = defineTask({ name: 'f', timeoutMs: 500 });
+const values = (outcomes: readonly { kind: string; tagged?: unknown }[] | undefined) =>
+  outcomes?.map((o) => (o.kind === 'value' ? o.tagged : o.kind));
+
+const scratch = mkdtempSync(join(tmpdir(), 'crosscheck-python-test-'));
+
+afterAll(async () => {
+  rmSync(scratch, { recursive: true, force: true });
+  await closePythonWorkers();
+});
+
+describe('python runner: values', () => {
+  it('should round-trip every tagged type through a Python identity function', async () => {
+    // Arrange
+    const inputs = [
+      [1, -7, 10n ** 30n, 'text', true, null],
+      [pyFloat(4), 0.5, -0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY],
+      [tuple(1, 'a', tuple()), new Set([1, 2]), new FrozenSet(['x'])],
+      [
+        new PyDict<unknown, unknown>([
+          [tuple(1, 2), 'pair'],
+          [3, [true, null]],
+        ]),
+        { a: 1, b: 'two' },
+      ],
+      [new Uint8Array([0, 255, 16]), new Complex(1.5, Number.NaN), 'héllo \u{1F600} "quoted"'],
+    ];
+
+    // Act
+    const matrix = await run(task, python(['def f(*args):\n    return args\n']), inputs);
+
+    // Assert: what comes back decodes to the argument tuple as sent (plain objects become dicts).
+    matrix.outcomes[0]?.forEach((outcome, j) => {
+      const sent = (encode(inputs[j]) as unknown[]).map((arg) =>
+        typeof arg === 'object' &&
+        arg !== null &&
+        !Array.isArray(arg) &&
+        !Object.keys(arg)[0]?.startsWith('$')
+          ? { $dict: Object.entries(arg) }
+          : arg,
+      );
+      expect(outcome.kind).toBe('value');
+      expect(outcome.kind === 'value' && outcome.value).toEqual(decode({ $tuple: sent } as never));
+    });
+  });
+
+  it('should keep an integral Python float a float and a big int exact', async () => {
+    // Act
+    const matrix = await run(task, python(['def f(x):\n    return [x / 2, x * 10 ** 20, float(x)]\n']), [
+      [8],
+    ]);
+
+    // Assert
+    const outcome = matrix.outcomes[0]?.[0];
+    expect(outcome?.kind === 'value' && outcome.tagged).toEqual([
+      { $float: 4 },
+      { $int: '800000000000000000000' },
+      { $float: 8 },
+    ]);
+    expect(decode({ $float: 4 })).toEqual(pyFloat(4));
+  });
+
+  it('should give each call its own copy of mutable arguments', async () => {
+    // Arrange
+    const mutate =
+      'def f(xs, d):\n    xs.append(len(xs))\n    d["seen"] = d.get("seen", 0) + 1\n    return [xs, d]\n';
+    const input = [[1, 2], new PyDict([['k', [0]]])];
+
+    // Act
+    const matrix = await run(task, python([mutate]), [input, input, input]);
+
+    // Assert
+    const expected = [
+      [1, 2, 2],
+      {
+        $dict: [
+          ['k', [0]],
+          ['seen', 1],
+        ],
+      },
+    ];
+    expect(values(matrix.outcomes[0])).toEqual([expected, expected, expected]);
+  });
+});
+
+describe('python runner: outcomes', () => {
+  it('should classify ValueError (and its subclasses) as invalid and other exceptions as errors', async () => {
+    // Arrange
+    const code = [
+      'def f(x):',
+      '    if x == 0:',
+      '        return int("zero")',
+      '    if x == 1:',
+      '        return b"\\xff".decode("utf-8")',
+      '    if x == 2:',
+      '        return {}["missing"]',
+      '    return x',
+    ].join('\n');
+
+    // Act
+    const matrix = await run(task, python([code]), [[0], [1], [2], [3]]);
+
+    // Assert
+    expect(matrix.outcomes[0]).toEqual([
+      { kind: 'invalid', name: 'ValueError', message: "invalid literal for int() with base 10: 'zero'" },
+      {
+        kind: 'invalid',
+        name: 'UnicodeDecodeError',
+        message: "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte",
+      },
+      { kind: 'error', name: 'KeyError', message: "'missing'" },
+      expect.objectContaining({ kind: 'value', tagged: 3 }),
+    ]);
+  });
+
+  it('should honour the invalid classes of the task', async () => {
+    // Arrange
+    const strictTask = defineTask({ name: 'f', invalidInput: ['TypeError'] });
+
+    // Act
+    const matrix = await run(strictTask, python(['def f(x):\n    return x + "s"\n']), [[1]]);
+
+    // Assert
+    expect(matrix.outcomes[0]?.[0]).toEqual({
+      kind: 'invalid',
+      name: 'TypeError',
+      message: "unsupported operand type(s) for +: 'int' and 'str'",
+    });
+  });
+
+  it('should turn malformed source and a missing entry into error outcomes with fixes', async () => {
+    // Arrange
+    const sources = [
+      '```python\ndef f(x)\n    return x\n```',
+      'def helper(x):\n    return x\n\ndef other(y):\n    return y\n',
+      'import not_a_module_anywhere\n\ndef f(x):\n    return x\n',
+      'raise SystemExit(2)\n',
+    ];
+
+    // Act
+    const matrix = await run(task, python(sources), [[1], [2]]);
+
+    // Assert
+    expect(matrix.outcomes.map((row) => row[1])).toEqual([
+      { kind: 'error', name: 'CompileError', message: "SyntaxError: expected ':' (<candidate>, line 1)" },
+      {
+        kind: 'error',
+        name: 'EntryNotFound',
+        message:
+          'the code defines no function `f`; it defines `helper`, `other`. Set `entry` to the function to call.',
+      },
+      {
+        kind: 'error',
+        name: 'ModuleNotFoundError',
+        message: "while loading the candidate: No module named 'not_a_module_anywhere'",
+      },
+      { kind: 'error', name: 'SystemExit', message: 'while loading the candidate: 2' },
+    ]);
+  });
+
+  it('should skip the rest of a candidate once its timeout budget is spent', async () => {
+    // Act
+    const matrix = await run(
+      task,
+      python(['def f(x):\n    while True:\n        pass\n']),
+      [[1], [2], [3], [4], [5]],
+      {
+        timeoutMs: 200,
+        budgetMs: 500,
+      },
+    );
+
+    // Assert
+    expect(matrix.outcomes[0]).toEqual([
+      { kind: 'timeout', reason: 'call', ms: 200 },
+      { kind: 'timeout', reason: 'call', ms: 200 },
+      { kind: 'timeout', reason: 'call', ms: 200 },
+      { kind: 'timeout', reason: 'budget', ms: 0 },
+      { kind: 'timeout', reason: 'budget', ms: 0 },
+    ]);
+    expect(matrix.candidates[0]?.stats).toMatchObject({ timeouts: 3, budgetSpent: true });
+  });
+
+  it('should resume the batch after an input that killed or hung its worker', async () => {
+    // Arrange
+    const dies = 'import os\n\ndef f(x):\n    if x == 2:\n        os._exit(9)\n    return x * 10\n';
+    const hangs = [
+      'import signal',
+      '',
+      'def f(x):',
+      '    if x == 3:',
+      '        signal.signal(signal.SIGALRM, signal.SIG_IGN)',
+      '        while True:',
+      '            pass',
+      '    return x * 100',
+    ].join('\n');
+    const inputs = Array.from({ length: 6 }, (_, i) => [i]);
+
+    // Act
+    const matrix = await run(task, python([dies, hangs]), inputs, { timeoutMs: 300 });
+
+    // Assert
+    expect(values(matrix.outcomes[0])).toEqual([0, 10, 'crash', 30, 40, 50]);
+    expect(matrix.outcomes[0]?.[2]).toEqual({ kind: 'crash', reason: 'the worker exited with code 9' });
+    expect(values(matrix.outcomes[1])).toEqual([0, 100, 200, 'timeout', 400, 500]);
+    expect(matrix.candidates[0]?.stats).toMatchObject({ crashes: 1, restarts: 1, timeouts: 0 });
+    expect(matrix.candidates[1]?.stats).toMatchObject({ crashes: 0, restarts: 1, timeouts: 1 });
+  });
+
+  it('should spread one candidate with many inputs over the pool and keep input order', async () => {
+    // Arrange
+    const inputs = Array.from({ length: 3000 }, (_, i) => [i]);
+
+    // Act
+    const matrix = await run(task, python(['def f(x):\n    return x * x\n']), inputs);
+
+    // Assert
+    expect(values(matrix.outcomes[0])).toEqual(inputs.map(([x]) => (x as number) * (x as number)));
+  });
+});
+
+describe('python runner: reference', () => {
+  it('should run a Python ground truth as the task reference', async () => {
+    // Arrange
+    const [reference] = python(['def f(xs):\n    return sorted(xs)\n']);
+    const refTask = defineTask({ name: 'f', reference });
+    const cs = python(['def f(xs):\n    return sorted(xs)\n', 'def f(xs):\n    return xs\n']);
+
+    // Act
+    const matrix = await run(refTask, cs, [[[3, 1, 2]], [[1, 2]]]);
+
+    // Assert
+    expect(values(matrix.reference?.outcomes)).toEqual([
+      [1, 2, 3],
+      [1, 2],
+    ]);
+    const disagreements = matrix.outcomes.map(
+      (row) =>
+        row.filter(
+          (o, j) => JSON.stringify(values([o])) !== JSON.stringify(values([matrix.reference!.outcomes[j]!])),
+        ).length,
+    );
+    expect(disagreements).toEqual([0, 1]);
+  });
+});
+
+describe('python runner: interpreter', () => {
+  const saved = process.env.CROSSCHECK_PYTHON;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.CROSSCHECK_PYTHON;
+    else process.env.CROSSCHECK_PYTHON = saved;
+    configurePython({});
+  });
+
+  it('should reject a missing interpreter with a typed error that says how to fix it', async () => {
+    // Arrange
+    process.env.CROSSCHECK_PYTHON = '/nonexistent/python3';
+
+    // Act
+    const result = run(task, python(['def f(x):\n    return x\n']), [[1]]);
+
+    // Assert
+    await expect(result).rejects.toBeInstanceOf(CrosscheckError);
+    await expect(result).rejects.toMatchObject({
+      code: 'RUNTIME_MISSING',
+      message:
+        "Python interpreter `/nonexistent/python3` (from CROSSCHECK_PYTHON) was not found. Install Python 3.9 or newer, or point crosscheck at one: set CROSSCHECK_PYTHON, or call configurePython({ python: '/path/to/python3' }) (a virtualenv directory works too).",
+    });
+  });
+
+  it('should reject a Python older than 3.9', async () => {
+    // Arrange: a stand-in interpreter that reports 3.8.
+    const fake = join(scratch, 'python3.8');
+    writeFileSync(fake, '#!/bin/sh\necho \'[[3, 8, 18], "/usr/bin/python3.8"]\'\n', { mode: 0o755 });
+    configurePython({ python: fake });
+
+    // Act
+    const result = run(task, python(['def f(x):\n    return x\n']), [[1]]);
+
+    // Assert
+    await expect(result).rejects.toMatchObject({
+      code: 'RUNTIME_MISSING',
+      message: expect.stringMatching(
+        /^Python interpreter `.*python3\.8` \(from configurePython\(\{ python \}\)\) is Python 3\.8\.18; crosscheck needs 3\.9 or newer\. Install/,
+      ),
+    });
+  });
+
+  it('should accept a virtualenv-style directory as the interpreter', async () => {
+    // Arrange
+    const { stdout } = await execa('python3', ['-c', 'import sys; print(sys.executable)']);
+    const venv = join(scratch, 'venv');
+    mkdirSync(join(venv, 'bin'), { recursive: true });
+    symlinkSync(stdout.trim(), join(venv, 'bin', 'python'));
+    configurePython({ python: venv });
+
+    // Act
+    const matrix = await run(task, python(['def f(x):\n    return x + 1\n']), [[1]]);
+
+    // Assert
+    expect(values(matrix.outcomes[0])).toEqual([2]);
+  });
+
+  it('should validate configurePython options', () => {
+    expect(() => configurePython({ workers: 0 })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message: 'Expected `workers` to be a positive integer, got 0 (number).',
+      }),
+    );
+  });
+});
+
+describe('python runner: process lifetime', () => {
+  it('should find the harness shipped in the package', () => {
+    expect(harnessPath()).toMatch(/python\/crosscheck_worker\.py$/);
+  });
+
+  it('should let a program exit while its idle workers are still running', async () => {
+    // Arrange: a script that runs a candidate and never closes the pool.
+    const script = join(scratch, 'exits.mts');
+    const src = join(import.meta.dirname, '..', '..', 'src', 'index.ts');
+    writeFileSync(
+      script,
+      [
+        `import { candidates, defineTask, run } from ${JSON.stringify(src)};`,
+        "const cs = candidates.fromSources(['def f(x):\\n    return x\\n'], { language: 'python', entry: 'f' });",
+        "const m = await run(defineTask({ name: 'f' }), cs, [[41]]);",
+        'console.log(JSON.stringify(m.outcomes[0][0].tagged));',
+      ].join('\n'),
+    );
+
+    // Act
+    const result = await execa('node', ['--import', 'tsx', script], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      timeout: 30_000,
+      reject: false,
+    });
+
+    // Assert
+    expect({ exitCode: result.exitCode, timedOut: result.timedOut, stdout: result.stdout }).toEqual({
+      exitCode: 0,
+      timedOut: false,
+      stdout: '41',
+    });
+  });
+});

@@ -37,7 +37,7 @@ describe('python runner: values', () => {
     const inputs = [
       [1, -7, 10n ** 30n, 'text', true, null],
       [pyFloat(4), 0.5, -0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY],
-      [tuple(1, 'a', tuple()), new Set([1, 2]), new FrozenSet(['x'])],
+      [tuple<unknown>(1, 'a', tuple()), new Set([1, 2]), new FrozenSet(['x'])],
       [
         new PyDict<unknown, unknown>([
           [tuple(1, 2), 'pair'],

@@ -1,0 +1,161 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeWorkers } from '../../src/exec/command/index.ts';
+import { CrosscheckError, candidates, defineTask, run } from '../../src/index.ts';
+
+const WORKER = join(import.meta.dirname, '..', 'fixtures', 'command-node', 'worker.mjs');
+const node = (sources: string[], args: string[] = []) =>
+  candidates.fromCommand(['node', WORKER, ...args], sources, { entry: 'f', language: 'javascript' });
+const task = defineTask({ name: 'f', timeoutMs: 300 });
+const values = (outcomes: readonly { kind: string; tagged?: unknown }[] | undefined) =>
+  outcomes?.map((o) => (o.kind === 'value' ? o.tagged : o.kind));
+
+afterAll(() => closeWorkers());
+
+describe('command candidates through an independent Node.js worker', () => {
+  it('should run JavaScript candidates and classify their outcomes', async () => {
+    // Arrange
+    const sources = [
+      'function f(x) { return [x * 2, { half: x / 2 }, new Map([[x, "v"]])]; }',
+      'function f(x) { if (x < 0) throw new RangeError("negative"); if (x === 0) throw new TypeError("zero"); return x; }',
+      'function f(x) { while (true) {} }',
+      '```js\nfunction f(x) {\n  return x +\n```',
+      'function g(x) { return x; }',
+    ];
+
+    // Act
+    const matrix = await run(task, node(sources), [[3], [-1], [0]]);
+
+    // Assert
+    expect(matrix.outcomes[0]?.[0]).toMatchObject({
+      kind: 'value',
+      tagged: [6, { half: 1.5 }, { $map: [[3, 'v']] }],
+    });
+    expect(matrix.outcomes[1]?.slice(1)).toEqual([
+      { kind: 'invalid', name: 'RangeError', message: 'negative' },
+      { kind: 'error', name: 'TypeError', message: 'zero' },
+    ]);
+    expect(matrix.outcomes[2]).toEqual(Array(3).fill({ kind: 'timeout', reason: 'call', ms: 300 }));
+    expect(matrix.outcomes[3]?.[0]).toEqual({
+      kind: 'error',
+      name: 'CompileError',
+      message: 'Unexpected end of input',
+    });
+    expect(matrix.outcomes[4]?.[0]).toEqual({
+      kind: 'error',
+      name: 'EntryNotFound',
+      message: 'no function f',
+    });
+  });
+
+  it('should replace a command worker that dies or stops answering, and resume after that input', async () => {
+    // Arrange
+    const sources = [
+      'function f(x) { if (x === 1) __hostExit(5); return x + 100; }',
+      'function f(x) { if (x === 2) __hostSleep(60); return x + 200; }',
+    ];
+
+    // Act
+    const matrix = await run(task, node(sources, ['--test-hooks']), [[0], [1], [2], [3]]);
+
+    // Assert
+    expect(values(matrix.outcomes[0])).toEqual([100, 'crash', 102, 103]);
+    expect(matrix.outcomes[0]?.[1]).toEqual({ kind: 'crash', reason: 'the worker exited with code 5' });
+    expect(values(matrix.outcomes[1])).toEqual([200, 201, 'timeout', 203]);
+    expect(matrix.candidates.map((c) => c.stats.restarts)).toEqual([1, 1]);
+  });
+
+  it('should agree with the Python runner on the same function', async () => {
+    // Arrange
+    const js = node(['function f(xs) { return xs.filter((x) => x % 2 === 0).map((x) => x * x); }']);
+    const py = candidates.fromSources(['def f(xs):\n    return [x * x for x in xs if x % 2 == 0]\n'], {
+      language: 'python',
+      entry: 'f',
+    });
+
+    // Act
+    const matrix = await run(task, [...js, ...py], [[[1, 2, 3, 4]], [[]], [[6]]]);
+
+    // Assert
+    expect(values(matrix.outcomes[0])).toEqual(values(matrix.outcomes[1]));
+    expect(values(matrix.outcomes[0])).toEqual([[4, 16], [], [36]]);
+  });
+});
+
+describe('command candidates: misuse', () => {
+  it('should reject a command that cannot be found with a typed error', async () => {
+    // Arrange
+    const cs = candidates.fromCommand(['/nonexistent/worker'], ['x'], { entry: 'f', language: 'ruby' });
+
+    // Act
+    const result = run(task, cs, [[1]]);
+
+    // Assert
+    await expect(result).rejects.toBeInstanceOf(CrosscheckError);
+    await expect(result).rejects.toMatchObject({
+      code: 'RUNTIME_MISSING',
+      message:
+        'The command (ruby) worker `/nonexistent/worker` did not start: the executable was not found. Check that `/nonexistent/worker` runs on this machine and implements docs/protocol.md (it must write a "hello" line on fd 4 first).',
+    });
+  });
+
+  it('should reject a command that does not speak the protocol', async () => {
+    // Arrange
+    const cs = candidates.fromCommand(['node', '-e', 'console.log("hello?")'], ['x'], {
+      entry: 'f',
+      language: 'javascript',
+    });
+
+    // Act
+    const result = run(task, cs, [[1]]);
+
+    // Assert
+    await expect(result).rejects.toMatchObject({
+      code: 'RUNTIME_MISSING',
+      message: expect.stringMatching(
+        /^The command \(javascript\) worker `node -e .*` did not start: the worker exited with code 0\./,
+      ),
+    });
+  });
+
+  it('should validate fromCommand arguments with messages that name the fix', () => {
+    expect(() => candidates.fromCommand([] as never, ['x'], { entry: 'f', language: 'ruby' })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_CANDIDATES',
+        message:
+          "Expected `command` to be an array [executable, ...args] of strings, got an array of length 0. For example ['node', 'worker.mjs'].",
+      }),
+    );
+    expect(() => candidates.fromCommand(['ruby'], ['x'], { entry: 'f', language: '' })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_CANDIDATES',
+        message: 'Expected `language` to name the language of the sources (e.g. \'ruby\'), got "" (string).',
+      }),
+    );
+  });
+
+  it('should build one candidate per source with stable ids and labels', () => {
+    // Act
+    const [a, b] = candidates.fromCommand(
+      ['ruby', 'w.rb'],
+      ['def f; end', { source: 'def g; end', label: 'mine' }],
+      {
+        entry: 'f',
+        language: 'ruby',
+        tags: { model: 'm1' },
+      },
+    );
+
+    // Assert
+    expect(a).toMatchObject({
+      kind: 'command',
+      label: 'm1#0',
+      command: ['ruby', 'w.rb'],
+      code: 'def f; end',
+    });
+    expect(b).toMatchObject({ label: 'mine', tags: { model: 'm1', sample: 1 } });
+    expect(a?.id).toBe(
+      candidates.fromCommand(['ruby', 'w.rb'], ['def f; end'], { entry: 'f', language: 'ruby' })[0]?.id,
+    );
+  });
+});

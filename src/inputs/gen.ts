@@ -163,12 +163,13 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
       for (const args of survivors) if (accepted.length < n) accepted.push(args);
       onProgress?.(accepted.length, drawn);
     }
+    const distinct = seen.size;
     const shortfall =
       accepted.length >= n
         ? null
-        : stale >= STALE_ROUNDS
-          ? `the source looks exhausted: ${STALE_ROUNDS} rounds in a row drew only inputs already seen (${seen.size} distinct in ${drawn} draws)`
-          : `gave up after ${drawn} draws (maxDraws): ${seen.size} distinct, ${seen.size - accepted.length} rejected by the validity filters`;
+        : distinct === accepted.length
+          ? `the source looks exhausted: only ${distinct} distinct inputs in ${drawn} draws`
+          : `gave up after ${drawn} draws: ${distinct} distinct inputs, of which the validity filters rejected ${distinct - accepted.length}`;
     return { inputs: accepted, drawn, duplicates, rejected, shortfall };
   }
 

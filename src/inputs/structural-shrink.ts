@@ -8,13 +8,27 @@ import { isIntNumber, sameMap, sameSequence, sameSet } from './value-kind.ts';
  * smaller by {@link compareComplexity}, so repeated shrinking always terminates.
  */
 
-/** How big a value is: first its structure (nodes and characters), then the magnitude of its numbers. */
+/**
+ * How big a value is: first its structure (nodes and characters), then the magnitude of its
+ * numbers. Magnitudes add up on a log scale, so shrinking one small number still counts next to a
+ * huge one.
+ */
 export interface Complexity {
   readonly size: number;
   readonly magnitude: number;
 }
 
-const SAFE_STEP = 2 ** 52;
+const SAFE_STEP = 2 ** 32;
+const NON_FINITE = 4096;
+
+const logMagnitude = (x: number): number => Math.log2(1 + Math.abs(x));
+
+const bigMagnitude = (x: bigint): number => {
+  const abs = x < 0n ? -x : x;
+  if (abs < 2n ** 1000n) return logMagnitude(Number(abs));
+  const hex = abs.toString(16);
+  return (hex.length - 12) * 4 + Math.log2(Number.parseInt(hex.slice(0, 12), 16));
+};
 
 export const complexity = (v: unknown): Complexity => {
   let size = 0;
@@ -26,10 +40,10 @@ export const complexity = (v: unknown): Complexity => {
         size += x.length;
         return;
       case 'number':
-        magnitude += Number.isFinite(x) ? Math.abs(x) + (Number.isInteger(x) ? 0 : 0.5) : 1e300;
+        magnitude += Number.isFinite(x) ? logMagnitude(x) + (Number.isInteger(x) ? 0 : 0.5) : NON_FINITE;
         return;
       case 'bigint':
-        magnitude += Math.abs(Number(x));
+        magnitude += bigMagnitude(x);
         return;
       case 'boolean':
         magnitude += x ? 1 : 0;
@@ -37,7 +51,7 @@ export const complexity = (v: unknown): Complexity => {
     }
     if (typeof x !== 'object' || x === null) return;
     if (x instanceof PyFloat) {
-      magnitude += Math.abs(x.value);
+      magnitude += logMagnitude(x.value);
       return;
     }
     if (Array.isArray(x)) for (const item of x) visit(item);

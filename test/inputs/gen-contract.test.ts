@@ -51,7 +51,7 @@ const sources: Array<[string, () => CrosscheckGen]> = [
   ['fromSeeds (difftrust)', () => gen.fromSeeds([[[1, 2, 3], 'abc', tuple(1, 2)]], { profile: 'difftrust' })],
 ];
 
-const wire = (inputs: readonly unknown[][]): string[] => inputs.map((a) => toWire(a));
+const wire = (inputs: readonly (readonly unknown[])[]): string[] => inputs.map((a) => toWire(a));
 
 describe.each(sources)('Gen contract: %s', (_name, make) => {
   it('should be a Gen that defineTask accepts as inputs', () => {

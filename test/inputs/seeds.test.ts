@@ -49,8 +49,8 @@ const within = (v: unknown, shape: Shape | null): boolean => {
 describe('gen.fromSeeds, typed profile', () => {
   it('should keep every value within the type the seeds show', async () => {
     const seeds = [
-      [[pyFloat(1), 2.5], tuple(1, 'a'), new PyDict([['k', [1, 2]]]), 'x y', true, null],
-      [[0.25], tuple(-3, 'bc'), new PyDict(), 'z', false, null],
+      [[pyFloat(1), 2.5], tuple<unknown>(1, 'a'), new PyDict([['k', [1, 2]]]), 'x y', true, null],
+      [[0.25], tuple<unknown>(-3, 'bc'), new PyDict(), 'z', false, null],
     ];
     const inputs = await gen.fromSeeds(seeds).generate(500, { seed: 9 });
     for (const args of inputs) {

@@ -72,6 +72,18 @@ export const prepareJs = (
   } catch (error) {
     return { name: 'CompileError', message: (error as Error).message };
   }
+  const dynamicImport = findNode(
+    program,
+    (n) =>
+      n.type === 'ImportExpression' ||
+      (n.type === 'MetaProperty' && (n.meta as { name?: string }).name === 'import'),
+  );
+  if (dynamicImport) {
+    return {
+      name: 'CompileError',
+      message: `import() and import.meta are not available in the sandbox (at offset ${dynamicImport.start}); candidates must be self-contained`,
+    };
+  }
   const functions: string[] = [];
   const aliases: string[] = [];
   // Edits go right to left so earlier offsets stay valid.
@@ -143,6 +155,25 @@ return {
 };
 })`;
   return { wrapper, functions };
+};
+
+/** Depth-first search of an ESTree for the first node matching. */
+const findNode = (root: AnyNode, match: (n: AnyNode) => boolean): AnyNode | undefined => {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (Array.isArray(x)) {
+      for (const item of x) stack.push(item);
+    } else if (x !== null && typeof x === 'object' && typeof (x as AnyNode).type === 'string') {
+      const node = x as AnyNode;
+      if (match(node)) return node;
+      for (const key of Object.keys(node)) {
+        const child = node[key];
+        if (child !== null && typeof child === 'object') stack.push(child);
+      }
+    }
+  }
+  return undefined;
 };
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;

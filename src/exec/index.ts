@@ -3,6 +3,7 @@
  * @packageDocumentation
  */
 export type { CandidateRunStats, ExecLimits } from './backend.ts';
+export { closeSandboxPools } from './js/index.ts';
 export {
   type CrashOutcome,
   describeOutcome,

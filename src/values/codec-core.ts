@@ -39,6 +39,11 @@ export interface CodecCore {
   decode(tagged: Tagged): unknown;
   /** Encodes to a JSON string in one pass (the wire form). */
   stringify(value: unknown, limits?: Partial<EncodeLimits>): string;
+  /**
+   * `JSON.stringify` of plain data (arrays, plain objects, primitives) that no `toJSON` on a
+   * prototype can hijack: the native one while none is reachable, a walk of own keys otherwise.
+   */
+  safeJson(data: unknown): string;
 }
 
 export function createCodec(): CodecCore {
@@ -50,6 +55,11 @@ export function createCodec(): CodecCore {
   const jsonStringify = JSON.stringify;
   const numberIsInteger = Number.isInteger;
   const numberIsNaN = Number.isNaN;
+  // Inside a vm context every global read (even `Infinity` or `NaN`) goes through the
+  // contextified global's interceptor, which costs more than the rest of encoding a number.
+  const INF = Number.POSITIVE_INFINITY;
+  const NEG_INF = Number.NEGATIVE_INFINITY;
+  const NOT_A_NUMBER = Number.NaN;
   const NumberCtor = Number;
   const StringCtor = String;
   const BigIntCtor = BigInt;
@@ -72,8 +82,6 @@ export function createCodec(): CodecCore {
     SetCtor.prototype.forEach as (this: Set<unknown>, cb: (v: unknown) => void) => void,
   );
   const setAdd = uncurry(SetCtor.prototype.add as (this: Set<unknown>, v: unknown) => Set<unknown>);
-  const setHas = uncurry(SetCtor.prototype.has as (this: Set<unknown>, v: unknown) => boolean);
-  const setDelete = uncurry(SetCtor.prototype.delete as (this: Set<unknown>, v: unknown) => boolean);
   const dateGetTime = uncurry(DateCtor.prototype.getTime as (this: Date) => number);
   const dateToISO = uncurry(DateCtor.prototype.toISOString as (this: Date) => string);
   const strSlice = uncurry(StringCtor.prototype.slice as (this: string, a: number, b?: number) => string);
@@ -139,8 +147,8 @@ export function createCodec(): CodecCore {
 
   const specialFloat = (x: number): Tagged | null => {
     if (numberIsNaN(x)) return 'nan';
-    if (x === Infinity) return 'inf';
-    if (x === -Infinity) return '-inf';
+    if (x === INF) return 'inf';
+    if (x === NEG_INF) return '-inf';
     if (x === 0 && 1 / x < 0) return '-0';
     return null;
   };
@@ -176,152 +184,176 @@ export function createCodec(): CodecCore {
     }
   };
 
-  function encode(value: unknown, rawLimits?: Partial<EncodeLimits>): Tagged {
-    const maxBytes = rawLimits?.maxBytes ?? 16 * 1024 * 1024;
-    const maxDepth = rawLimits?.maxDepth ?? 1000;
-    let budget = maxBytes;
-    const ancestors = new SetCtor<object>();
-    const charge = (n: number): void => {
-      budget -= n;
-      if (budget < 0) {
+  // Encoder state lives at factory level so that one encode allocates no closures; encode()
+  // saves and restores it, which keeps nested calls (a getter that encodes) correct.
+  let budget = 0;
+  let limitBytes = 0;
+  let limitDepth = 0;
+  // Ancestors of the node being encoded, by depth: a cycle is an object that is its own ancestor.
+  let path: object[] = [];
+
+  const charge = (n: number): void => {
+    budget -= n;
+    if (budget < 0) {
+      throw new EncodeFailure(
+        'too-large',
+        `the value is larger than the ${limitBytes}-byte output limit (raise maxOutputBytes to allow it)`,
+      );
+    }
+  };
+
+  const encodePairs = (entries: Array<[unknown, unknown]>, depth: number): Tagged[] => {
+    const out: Tagged[] = [];
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i] as [unknown, unknown];
+      out[i] = [enc(e[0], depth), enc(e[1], depth)];
+    }
+    return out;
+  };
+
+  const enc = (v: unknown, depth: number): Tagged => {
+    budget -= 4;
+    if (budget < 0) charge(0);
+    switch (typeof v) {
+      case 'string':
+        charge(v.length);
+        return v;
+      case 'number': {
+        const s = specialFloat(v);
+        return s === null ? v : { $float: s };
+      }
+      case 'boolean':
+        return v;
+      case 'undefined':
+        return { $undefined: true };
+      case 'bigint': {
+        const digits = StringCtor(v);
+        charge(digits.length);
+        return { $int: digits };
+      }
+      case 'function':
+      case 'symbol':
         throw new EncodeFailure(
-          'too-large',
-          `the value is larger than the ${maxBytes}-byte output limit (raise maxOutputBytes to allow it)`,
+          'unserializable',
+          `the value contains ${describe(v)}, which has no data form`,
         );
-      }
-    };
-    const pairs = (entries: Array<[unknown, unknown]>, depth: number): Tagged[] => {
-      const out: Tagged[] = [];
-      for (let i = 0; i < entries.length; i++) {
-        const e = entries[i] as [unknown, unknown];
-        out[i] = [enc(e[0], depth), enc(e[1], depth)];
-      }
-      return out;
-    };
-    const enc = (v: unknown, depth: number): Tagged => {
-      charge(4);
-      switch (typeof v) {
-        case 'string':
-          charge(v.length);
-          return v;
-        case 'number': {
-          const s = specialFloat(v);
-          return s === null ? v : { $float: s };
-        }
-        case 'boolean':
-          return v;
-        case 'undefined':
-          return { $undefined: true };
-        case 'bigint': {
-          const digits = StringCtor(v);
-          charge(digits.length);
-          return { $int: digits };
-        }
-        case 'function':
-        case 'symbol':
-          throw new EncodeFailure(
-            'unserializable',
-            `the value contains ${describe(v)}, which has no data form`,
-          );
-      }
-      if (v === null) return null;
-      const o = v as object;
-      if (depth >= maxDepth) {
-        throw new EncodeFailure('unserializable', `the value is nested deeper than ${maxDepth} levels`);
-      }
-      if (setHas(ancestors as Set<unknown>, o)) {
+    }
+    if (v === null) return null;
+    const o = v as object;
+    if (depth >= limitDepth) {
+      throw new EncodeFailure('unserializable', `the value is nested deeper than ${limitDepth} levels`);
+    }
+    for (let j = 0; j < depth; j++) {
+      if (path[j] === o) {
         throw new EncodeFailure(
           'unserializable',
           'the value contains a cycle (an object that contains itself)',
         );
       }
-      setAdd(ancestors as Set<unknown>, o);
-      try {
-        const d = depth + 1;
-        if (isArray(o)) {
-          const a = o as unknown[];
-          const n = a.length;
-          charge(n);
-          const out: Tagged[] = [];
-          for (let i = 0; i < n; i++) out[i] = enc(a[i], d);
-          return getProto(o) === tupleProto ? { $tuple: out } : out;
-        }
-        const p = getProto(o);
-        if (p === pyFloatProto) {
-          return { $float: floatPart((o as PyFloat).value) };
-        }
-        if (p === complexProto) {
-          return { $complex: [floatPart((o as Complex).re), floatPart((o as Complex).im)] };
-        }
-        if (p === mapProto || p === dictProto) {
-          const entries: Array<[unknown, unknown]> = [];
-          let i = 0;
-          mapForEach(o as Map<unknown, unknown>, (val, key) => {
-            entries[i++] = [key, val];
-          });
-          return p === dictProto ? { $dict: pairs(entries, d) } : { $map: pairs(entries, d) };
-        }
-        if (p === setProto || p === frozenProto) {
-          const out: Tagged[] = [];
-          let i = 0;
-          setForEach(o as Set<unknown>, (val) => {
-            out[i++] = enc(val, d);
-          });
-          return p === frozenProto ? { $frozenset: out } : { $set: out };
-        }
-        if (p === dateProto) {
-          const t = dateGetTime(o as Date);
-          return { $date: numberIsNaN(t) ? null : dateToISO(o as Date) };
-        }
-        if (p !== null && (p === u8Proto || protoChainHas(o, u8Proto))) {
-          const bytes = o as Uint8Array;
-          charge(bytes.length * 2);
-          let hex = '';
-          for (let i = 0; i < bytes.length; i++) {
-            const b = bytes[i] as number;
-            hex += hexDigits[b >> 4]! + hexDigits[b & 15]!;
-          }
-          return { $bytes: hex };
-        }
-        if (isPlainObject(o)) {
-          const keys = objectKeys(o);
-          const out: { [key: string]: Tagged } = {};
-          for (let i = 0; i < keys.length; i++) {
-            const k = keys[i] as string;
-            charge(k.length);
-            defineProperty(out, k, {
-              value: enc((o as Record<string, unknown>)[k], d),
-              enumerable: true,
-              writable: true,
-              configurable: true,
-            });
-          }
-          if (keys.length === 1 && TAGS[keys[0] as string] === true) {
-            const k = keys[0] as string;
-            return { $object: [[k, out[k] as Tagged]] };
-          }
-          return out;
-        }
-        throw new EncodeFailure(
-          'unserializable',
-          `the value contains ${describe(o)}; return plain data (numbers, strings, arrays, plain objects, Map, Set)`,
-        );
-      } finally {
-        setDelete(ancestors as Set<unknown>, o);
+    }
+    path[depth] = o;
+    const d = depth + 1;
+    if (isArray(o)) {
+      const a = o as unknown[];
+      const n = a.length;
+      charge(n);
+      const out: Tagged[] = [];
+      // Arrays of plain numbers are the most common result; copy them without a call per item.
+      let i = 0;
+      for (; i < n; i++) {
+        const x = a[i];
+        if (typeof x !== 'number' || numberIsNaN(x) || x === INF || x === NEG_INF || (x === 0 && 1 / x < 0))
+          break;
+        out[i] = x;
       }
-    };
-    return enc(value, 0);
+      charge(i * 4);
+      for (; i < n; i++) out[i] = enc(a[i], d);
+      return getProto(o) === tupleProto ? { $tuple: out } : out;
+    }
+    const p = getProto(o);
+    if (p === pyFloatProto) {
+      return { $float: floatPart((o as PyFloat).value) };
+    }
+    if (p === complexProto) {
+      return { $complex: [floatPart((o as Complex).re), floatPart((o as Complex).im)] };
+    }
+    if (p === mapProto || p === dictProto) {
+      const entries: Array<[unknown, unknown]> = [];
+      let i = 0;
+      mapForEach(o as Map<unknown, unknown>, (val, key) => {
+        entries[i++] = [key, val];
+      });
+      return p === dictProto ? { $dict: encodePairs(entries, d) } : { $map: encodePairs(entries, d) };
+    }
+    if (p === setProto || p === frozenProto) {
+      const out: Tagged[] = [];
+      let i = 0;
+      setForEach(o as Set<unknown>, (val) => {
+        out[i++] = enc(val, d);
+      });
+      return p === frozenProto ? { $frozenset: out } : { $set: out };
+    }
+    if (p === dateProto) {
+      const t = dateGetTime(o as Date);
+      return { $date: numberIsNaN(t) ? null : dateToISO(o as Date) };
+    }
+    if (p !== null && (p === u8Proto || protoChainHas(o, u8Proto))) {
+      const bytes = o as Uint8Array;
+      charge(bytes.length * 2);
+      let hex = '';
+      for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i] as number;
+        hex += hexDigits[b >> 4]! + hexDigits[b & 15]!;
+      }
+      return { $bytes: hex };
+    }
+    if (isPlainObject(o)) {
+      const keys = objectKeys(o);
+      const out: { [key: string]: Tagged } = {};
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] as string;
+        charge(k.length);
+        defineProperty(out, k, {
+          value: enc((o as Record<string, unknown>)[k], d),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      if (keys.length === 1 && TAGS[keys[0] as string] === true) {
+        const k = keys[0] as string;
+        return { $object: [[k, out[k] as Tagged]] };
+      }
+      return out;
+    }
+    throw new EncodeFailure(
+      'unserializable',
+      `the value contains ${describe(o)}; return plain data (numbers, strings, arrays, plain objects, Map, Set)`,
+    );
+  };
+
+  function encode(value: unknown, rawLimits?: Partial<EncodeLimits>): Tagged {
+    const saved = [budget, limitBytes, limitDepth, path] as const;
+    limitBytes = rawLimits?.maxBytes ?? 16 * 1024 * 1024;
+    limitDepth = rawLimits?.maxDepth ?? 1000;
+    budget = limitBytes;
+    path = [];
+    try {
+      return enc(value, 0);
+    } finally {
+      [budget, limitBytes, limitDepth, path] = saved;
+    }
   }
 
   const floatValue = (x: Tagged): number => {
     if (typeof x === 'number') return x;
     switch (x) {
       case 'nan':
-        return NaN;
+        return NOT_A_NUMBER;
       case 'inf':
-        return Infinity;
+        return INF;
       case '-inf':
-        return -Infinity;
+        return NEG_INF;
       case '-0':
         return -0;
     }
@@ -383,9 +415,9 @@ export function createCodec(): CodecCore {
           return new Complex(floatValue(parts[0] as Tagged), floatValue(parts[1] as Tagged));
         }
         case '$undefined':
-          return undefined;
+          return void 0;
         case '$date':
-          return new DateCtor(body === null ? NaN : (body as string));
+          return new DateCtor(body === null ? NOT_A_NUMBER : (body as string));
         case '$object': {
           const out: Record<string, unknown> = {};
           const items = body as Tagged[][];
@@ -415,8 +447,40 @@ export function createCodec(): CodecCore {
     return out;
   }
 
+  const arrayProto = Array.prototype;
+  const hasOwn = ObjectCtor.prototype.hasOwnProperty;
+  const toJsonReachable = (): boolean =>
+    'toJSON' in objectProto || 'toJSON' in arrayProto || getProto(arrayProto) !== objectProto;
+
+  function walkJson(x: unknown): string {
+    if (x === null || typeof x !== 'object') {
+      const s = jsonStringify(x);
+      return s === undefined ? 'null' : s;
+    }
+    if (isArray(x)) {
+      const a = x as unknown[];
+      let out = '[';
+      for (let i = 0; i < a.length; i++) out += (i === 0 ? '' : ',') + walkJson(a[i]);
+      return `${out}]`;
+    }
+    const keys = objectKeys(x);
+    let out = '{';
+    let first = true;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      if (!hasOwn.call(x, k)) continue;
+      out += `${first ? '' : ','}${jsonStringify(k)}:${walkJson((x as Record<string, unknown>)[k])}`;
+      first = false;
+    }
+    return `${out}}`;
+  }
+
+  function safeJson(data: unknown): string {
+    return toJsonReachable() ? walkJson(data) : jsonStringify(data);
+  }
+
   function stringify(value: unknown, limits?: Partial<EncodeLimits>): string {
-    return jsonStringify(encode(value, limits));
+    return safeJson(encode(value, limits));
   }
 
   return {
@@ -429,5 +493,6 @@ export function createCodec(): CodecCore {
     encode,
     decode,
     stringify,
+    safeJson,
   };
 }

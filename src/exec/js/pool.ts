@@ -1,0 +1,430 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { SourceCandidate } from '../../candidates/types.ts';
+import type { Tagged } from '../../values/codec-core.ts';
+import type { CandidateRunStats, RunContext } from '../backend.ts';
+import { fromWireOutcome, type Outcome, valueOutcome, type WireOutcome } from '../outcome.ts';
+import { PHASE, SLOT } from './harness.ts';
+import type { CandidatePayload, ChunkMessage, HostMessage, WorkerMessage } from './protocol.ts';
+import { workerSource } from './worker-source.ts';
+
+/** One candidate's state within a run. */
+interface RowState {
+  readonly row: number;
+  readonly ctx: RunContext;
+  readonly run: RunState;
+  readonly payload: CandidatePayload;
+  readonly stats: CandidateRunStats;
+  budgetLeftMs: number;
+  /** Set when the candidate cannot even load (it hangs or crashes at top level). */
+  dead: Outcome | null;
+}
+
+interface RunState {
+  readonly ctx: RunContext;
+  pendingJobs: number;
+  resolve: () => void;
+  aborted: boolean;
+}
+
+/** A range of inputs of one candidate. `next` is the first index whose outcome is not yet recorded. */
+interface Job {
+  readonly id: number;
+  readonly rs: RowState;
+  readonly from: number;
+  readonly to: number;
+  next: number;
+  readonly isolated: boolean;
+  startedAt: number;
+}
+
+interface Slot {
+  worker: Worker | null;
+  readonly progress: Int32Array;
+  readonly sab: SharedArrayBuffer;
+  ready: boolean;
+  inputsKeys: Set<string>;
+  job: Job | null;
+  lastSeq: number;
+  lastChange: number;
+  lastError: string | null;
+}
+
+let nextJobId = 1;
+
+/** What the harness reports for a chunk (see `runChunk` in harness.ts). */
+interface ChunkReport {
+  n: number;
+  p: 0 | 1;
+  v: unknown[];
+  e: Array<[number, 1 | 2, string, string]>;
+}
+
+const entryNotFoundMessage = (c: SourceCandidate): string => {
+  const defined = [
+    ...c.code.matchAll(
+      /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function|\(|[A-Za-z_$][\w$]*\s*=>)/g,
+    ),
+  ]
+    .map((m) => m[1] ?? m[2])
+    .filter((n, i, all) => n !== undefined && all.indexOf(n) === i);
+  return (
+    `no function named "${c.entry}" in the candidate` +
+    (defined.length > 0 ? ` (it defines ${defined.join(', ')})` : '') +
+    `; name the function "${c.entry}", export it, or pass the right \`entry\``
+  );
+};
+
+/**
+ * A pool of sandbox workers. Each worker runs one job at a time; the host watches each busy
+ * worker's progress counter and replaces a worker whose current call has not finished within the
+ * per-call limit, or that died, recording `timeout` or `crash` for that one call and resuming
+ * the job after it.
+ */
+export class JsSandboxPool {
+  readonly size: number;
+  readonly memoryMb: number;
+  readonly #slots: Slot[];
+  readonly #queue: Job[] = [];
+  #watchdog: NodeJS.Timeout | null = null;
+
+  constructor(options: { size?: number; memoryMb: number }) {
+    this.size = Math.max(1, options.size ?? Math.min(availableParallelism(), 8));
+    this.memoryMb = options.memoryMb;
+    this.#slots = Array.from({ length: this.size }, () => {
+      const sab = new SharedArrayBuffer(5 * Int32Array.BYTES_PER_ELEMENT);
+      return {
+        worker: null,
+        progress: new Int32Array(sab),
+        sab,
+        ready: false,
+        inputsKeys: new Set<string>(),
+        job: null,
+        lastSeq: 0,
+        lastChange: 0,
+        lastError: null,
+      };
+    });
+  }
+
+  /** Runs each row's candidate on every input of the context. */
+  run(rows: ReadonlyArray<{ row: number; candidate: SourceCandidate }>, ctx: RunContext): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const runState: RunState = { ctx, pendingJobs: 0, resolve, aborted: false };
+      const n = ctx.inputs.length;
+      // Split each candidate's inputs so that even a single candidate keeps every worker busy.
+      const parts = Math.max(1, Math.ceil((this.size * 2) / Math.max(1, rows.length)));
+      const partSize = Math.max(64, Math.ceil(n / parts));
+      for (const { row, candidate } of rows) {
+        const rs: RowState = {
+          row,
+          ctx,
+          run: runState,
+          stats: ctx.stats(row),
+          budgetLeftMs: ctx.limits.budgetMs,
+          dead: null,
+          payload: {
+            key: `${candidate.id}:${ctx.limits.maxOutputBytes}:${ctx.invalidNames(candidate).join(',')}`,
+            label: candidate.label,
+            wrapper: candidate.prepared ?? '',
+            entry: candidate.entry,
+            entryNotFound: entryNotFoundMessage(candidate),
+            invalid: [...ctx.invalidNames(candidate)],
+            maxOutputBytes: ctx.limits.maxOutputBytes,
+          },
+        };
+        if (candidate.problem !== null || candidate.prepared === null) {
+          const problem: Outcome = {
+            kind: 'error',
+            name: candidate.problem?.name ?? 'CompileError',
+            message: candidate.problem?.message ?? 'the candidate has no runnable code',
+          };
+          for (let i = 0; i < n; i++) ctx.record(row, i, problem);
+          continue;
+        }
+        for (let from = 0; from < n; from += partSize)
+          this.#enqueue(rs, from, Math.min(n, from + partSize), false);
+      }
+      if (ctx.signal) {
+        ctx.signal.addEventListener('abort', () => this.#abort(runState), { once: true });
+      }
+      if (runState.pendingJobs === 0) resolve();
+      this.#pump();
+    });
+  }
+
+  /** Terminates every worker. The pool can still be used afterwards; workers restart on demand. */
+  async close(): Promise<void> {
+    this.#stopWatchdog();
+    await Promise.all(
+      this.#slots.map(async (slot) => {
+        const w = slot.worker;
+        this.#discard(slot);
+        await w?.terminate();
+      }),
+    );
+  }
+
+  #enqueue(rs: RowState, from: number, to: number, isolated: boolean, front = false): void {
+    if (from >= to) return;
+    const job: Job = { id: nextJobId++, rs, from, to, next: from, isolated, startedAt: 0 };
+    rs.run.pendingJobs++;
+    if (front) this.#queue.unshift(job);
+    else this.#queue.push(job);
+  }
+
+  #finishJob(job: Job): void {
+    job.rs.stats.durationMs += performance.now() - job.startedAt;
+    const run = job.rs.run;
+    if (--run.pendingJobs === 0) run.resolve();
+  }
+
+  /** Records an outcome for every input of the job not yet recorded, and retires the job. */
+  #fillJob(job: Job, outcome: Outcome): void {
+    for (let i = job.next; i < job.to; i++) job.rs.ctx.record(job.rs.row, i, outcome);
+    job.next = job.to;
+    if (job.startedAt === 0) job.startedAt = performance.now();
+    this.#finishJob(job);
+  }
+
+  #pump(): void {
+    for (const slot of this.#slots) {
+      if (slot.job !== null) continue;
+      const job = this.#takeJob();
+      if (job === undefined) break;
+      this.#start(slot, job);
+    }
+    const busy = this.#slots.some((s) => s.job !== null);
+    if (busy) this.#startWatchdog();
+    else this.#stopWatchdog();
+  }
+
+  #takeJob(): Job | undefined {
+    for (;;) {
+      const job = this.#queue.shift();
+      if (job === undefined) return undefined;
+      const { rs } = job;
+      if (rs.run.aborted) {
+        this.#finishJob(job);
+        continue;
+      }
+      if (rs.dead !== null) {
+        this.#fillJob(job, rs.dead);
+        continue;
+      }
+      if (rs.budgetLeftMs <= 0) {
+        rs.stats.budgetSpent = true;
+        this.#fillJob(job, { kind: 'timeout', reason: 'budget', ms: 0 });
+        continue;
+      }
+      return job;
+    }
+  }
+
+  #spawn(slot: Slot): Worker {
+    const worker = new Worker(workerSource(), {
+      eval: true,
+      name: 'crosscheck-sandbox',
+      workerData: { sab: slot.sab },
+      // The worker sees no environment: even code that escaped the context finds no secrets.
+      env: {},
+      execArgv: [],
+      stdout: true,
+      stderr: true,
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.memoryMb,
+        maxYoungGenerationSizeMb: Math.max(8, Math.min(64, Math.floor(this.memoryMb / 4))),
+        stackSizeMb: 4,
+      },
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    slot.worker = worker;
+    slot.ready = false;
+    slot.inputsKeys = new Set();
+    slot.lastError = null;
+    worker.on('message', (m: WorkerMessage) => {
+      if (slot.worker !== worker) return;
+      if (m.type === 'ready') {
+        slot.ready = true;
+        slot.lastChange = performance.now();
+        slot.lastSeq = Atomics.load(slot.progress, SLOT.seq);
+      } else if (m.type === 'chunk') this.#onChunk(slot, m);
+      else if (m.type === 'done') this.#onDone(slot, m.jobId);
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (slot.worker !== worker) return;
+      slot.lastError =
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `out of memory: the call exceeded the ${this.memoryMb} MB heap limit`
+          : `the worker failed: ${error.message}`;
+    });
+    worker.on('exit', (code) => {
+      if (slot.worker !== worker) return;
+      this.#fail(slot, 'crash', slot.lastError ?? `the worker exited with code ${code}`);
+    });
+    return worker;
+  }
+
+  #start(slot: Slot, job: Job): void {
+    const worker = slot.worker ?? this.#spawn(slot);
+    worker.ref();
+    const { ctx } = job.rs;
+    if (!slot.inputsKeys.has(ctx.inputsKey)) {
+      worker.postMessage({ type: 'inputs', key: ctx.inputsKey, wire: ctx.inputsWire } satisfies HostMessage);
+      slot.inputsKeys.add(ctx.inputsKey);
+    }
+    slot.job = job;
+    job.startedAt = performance.now();
+    slot.lastChange = performance.now();
+    slot.lastSeq = Atomics.load(slot.progress, SLOT.seq);
+    worker.postMessage({
+      type: 'run',
+      jobId: job.id,
+      candidate: job.rs.payload,
+      inputsKey: ctx.inputsKey,
+      from: job.next,
+      to: job.to,
+      isolated: job.isolated,
+    } satisfies HostMessage);
+  }
+
+  #onChunk(slot: Slot, m: ChunkMessage): void {
+    const job = slot.job;
+    if (job === null || job.id !== m.jobId) return;
+    const { rs } = job;
+    let parsed: ChunkReport;
+    try {
+      parsed = JSON.parse(m.text);
+      if (!Array.isArray(parsed.v) || !Array.isArray(parsed.e) || typeof parsed.n !== 'number') {
+        throw new TypeError('bad chunk shape');
+      }
+    } catch {
+      // The candidate managed to garble its own report; treat it as a crash of its current call.
+      this.#fail(slot, 'crash', 'the sandbox returned a malformed report for this call');
+      return;
+    }
+    const { v, e } = parsed;
+    let nextOther = 0;
+    for (let k = 0; k < v.length; k++) {
+      const o = e[nextOther];
+      if (o !== undefined && o[0] === k) {
+        nextOther++;
+        rs.ctx.record(rs.row, m.from + k, fromWireOutcome([o[1], o[2], o[3]] as WireOutcome));
+      } else {
+        rs.ctx.record(rs.row, m.from + k, valueOutcome(v[k] as Tagged));
+      }
+    }
+    if (parsed.p === 1) {
+      const outcome: Outcome =
+        m.pending === null || m.pending === ''
+          ? { kind: 'timeout', reason: 'unsettled', ms: 0 }
+          : fromWireOutcome(JSON.parse(m.pending) as WireOutcome);
+      rs.ctx.record(rs.row, parsed.n - 1, outcome);
+    }
+    job.next = parsed.n;
+  }
+
+  #onDone(slot: Slot, jobId: number): void {
+    const job = slot.job;
+    if (job === null || job.id !== jobId) return;
+    slot.job = null;
+    slot.worker?.unref();
+    this.#finishJob(job);
+    this.#pump();
+  }
+
+  /** Replaces the slot's worker after a hang or a crash, records the lost call, requeues the rest. */
+  #fail(slot: Slot, kind: 'timeout' | 'crash', reason: string): void {
+    const job = slot.job;
+    const index = Atomics.load(slot.progress, SLOT.index);
+    const phase = Atomics.load(slot.progress, SLOT.phase);
+    const lostMs = performance.now() - slot.lastChange;
+    const worker = slot.worker;
+    this.#discard(slot);
+    void worker?.terminate();
+    if (job === null) {
+      this.#pump();
+      return;
+    }
+    const { rs } = job;
+    rs.stats.restarts++;
+    const timeoutMs = rs.ctx.limits.timeoutMs;
+    const outcome: Outcome =
+      kind === 'timeout' ? { kind: 'timeout', reason: 'call', ms: timeoutMs } : { kind: 'crash', reason };
+    rs.budgetLeftMs -= kind === 'timeout' ? timeoutMs : lostMs;
+    if (phase === PHASE.loading) {
+      // The candidate's top-level code itself hangs or crashes: no call can ever run.
+      rs.dead = outcome;
+      if (kind === 'timeout') rs.stats.timeouts++;
+      else rs.stats.crashes++;
+      this.#fillJob(job, outcome);
+    } else if (phase === PHASE.draining && !job.isolated) {
+      // Some call of the last chunk left work in the microtask queue that never ends; rerun
+      // that stretch one call per evaluation to find which.
+      this.#enqueue(rs, job.next, job.to, true, true);
+      job.next = job.to;
+      this.#finishJob(job);
+    } else {
+      const at = Math.min(Math.max(index, job.next), job.to - 1);
+      rs.ctx.record(rs.row, at, outcome);
+      if (kind === 'timeout') rs.stats.timeouts++;
+      else rs.stats.crashes++;
+      this.#enqueue(rs, job.next, at, job.isolated, true);
+      this.#enqueue(rs, at + 1, job.to, job.isolated, true);
+      job.next = job.to;
+      this.#finishJob(job);
+    }
+    this.#pump();
+  }
+
+  #discard(slot: Slot): void {
+    slot.worker?.removeAllListeners('message');
+    slot.worker = null;
+    slot.job = null;
+    slot.ready = false;
+    slot.inputsKeys = new Set();
+    Atomics.store(slot.progress, SLOT.phase, PHASE.idle);
+  }
+
+  #abort(run: RunState): void {
+    run.aborted = true;
+    for (const slot of this.#slots) {
+      if (slot.job?.rs.run === run) {
+        const job = slot.job;
+        const worker = slot.worker;
+        this.#discard(slot);
+        void worker?.terminate();
+        this.#finishJob(job);
+      }
+    }
+    this.#pump();
+  }
+
+  #startWatchdog(): void {
+    if (this.#watchdog !== null) return;
+    this.#watchdog = setInterval(() => this.#check(), 10);
+    this.#watchdog.unref();
+  }
+
+  #stopWatchdog(): void {
+    if (this.#watchdog === null) return;
+    clearInterval(this.#watchdog);
+    this.#watchdog = null;
+  }
+
+  #check(): void {
+    const now = performance.now();
+    for (const slot of this.#slots) {
+      const job = slot.job;
+      if (job === null || !slot.ready) continue;
+      const seq = Atomics.load(slot.progress, SLOT.seq);
+      if (seq !== slot.lastSeq) {
+        slot.lastSeq = seq;
+        slot.lastChange = now;
+      } else if (now - slot.lastChange > job.rs.ctx.limits.timeoutMs) {
+        this.#fail(slot, 'timeout', 'timeout');
+      }
+    }
+  }
+}

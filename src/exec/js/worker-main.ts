@@ -1,0 +1,178 @@
+/**
+ * The body of a sandbox worker thread.
+ *
+ * The worker is started with `eval: true` from source text built out of this function, the
+ * codec and the harness, so it needs no file on disk: it runs the same under tsx, Vitest, and
+ * the ESM and CJS builds. It must therefore be self-contained, and it runs in strict mode so
+ * that its frames expose neither their functions nor their receivers to call-site inspection.
+ *
+ * Messages (typed in `protocol.ts`): `inputs` caches an input set; `run` runs one candidate on
+ * a range of inputs and answers with `chunk` messages and a final `done`. Each candidate gets
+ * its own context (so one that patches built-ins affects nobody else), compiled once per worker
+ * and reused across runs.
+ */
+
+import type { HarnessApi } from './harness.ts';
+import type { RunMessage, WorkerMessage } from './protocol.ts';
+
+type Require = (id: string) => unknown;
+
+export function workerMain(require: Require, codecSource: string, harnessSource: string): void {
+  const vm = require('node:vm') as typeof import('node:vm');
+  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const port = parentPort as import('node:worker_threads').MessagePort;
+  const sab = (workerData as { sab: SharedArrayBuffer }).sab;
+  const progress = new Int32Array(sab);
+  const codecScript = new vm.Script(codecSource, { filename: 'crosscheck-codec.js' });
+  const harnessScript = new vm.Script(harnessSource, { filename: 'crosscheck-harness.js' });
+  const runScript = new vm.Script('__cc_run()', { filename: 'crosscheck-run.js' });
+  const loadScript = new vm.Script('__cc_load()', { filename: 'crosscheck-load.js' });
+  // Parsed once per worker and shared by every context: only harness code reads these tagged
+  // trees, and every call decodes a fresh copy in the candidate's own realm.
+  const inputSets = new Map<string, { tagged: unknown[]; json: (string | null)[] }>();
+  // True when a parsed tagged value is plain JSON data: no tag objects anywhere.
+  const isPlainJson = (x: unknown): boolean => {
+    if (x === null || typeof x !== 'object') return true;
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) if (!isPlainJson(x[i])) return false;
+      return true;
+    }
+    const keys = Object.keys(x);
+    if (keys.length === 1 && (keys[0] as string).charCodeAt(0) === 36) return false;
+    for (let i = 0; i < keys.length; i++)
+      if (!isPlainJson((x as Record<string, unknown>)[keys[i] as string])) return false;
+    return true;
+  };
+  const MAX_CONTEXTS = 32;
+  const MAX_CHUNK = 8192;
+
+  interface Sandbox {
+    ctx: import('node:vm').Context;
+    api: HarnessApi;
+    inputsKey: string;
+    problem: unknown[] | null;
+    chunk: number;
+  }
+  const sandboxes = new Map<string, Sandbox>();
+
+  const post = (message: WorkerMessage): void => port.postMessage(message);
+
+  const create = (m: RunMessage): Sandbox => {
+    const ctx = vm.createContext(Object.create(null), {
+      name: `crosscheck:${m.candidate.label}`,
+      // No eval or new Function: an import() built at run time would reject with an error of
+      // the worker's realm, whose constructor chain leads to `process`.
+      codeGeneration: { strings: false, wasm: false },
+      microtaskMode: 'afterEvaluate',
+    });
+    const createCodec = codecScript.runInContext(ctx);
+    const install = harnessScript.runInContext(ctx);
+    // Captured before candidate code runs, so errors we raise for it belong to its own realm.
+    const ContextTypeError = vm.runInContext('TypeError', ctx) as TypeErrorConstructor;
+    const c = m.candidate;
+    const api = install(
+      createCodec,
+      sab,
+      c.invalid.join(','),
+      c.maxOutputBytes,
+      c.entry,
+      c.entryNotFound,
+    ) as HarnessApi;
+    const box: Sandbox = { ctx, api, inputsKey: '', problem: null, chunk: 64 };
+    let wrapper: unknown;
+    try {
+      wrapper = new vm.Script(c.wrapper, {
+        filename: `${c.label}.js`,
+        // Without this hook, import() rejects with an error object of the worker's realm.
+        importModuleDynamically: (() => {
+          throw new ContextTypeError(
+            'import() is not available in the sandbox; candidates must be self-contained',
+          );
+        }) as never,
+      }).runInContext(ctx);
+    } catch (error) {
+      box.problem = [2, 'CompileError', String((error as Error)?.message ?? error)];
+      return box;
+    }
+    api.setWrapper(wrapper);
+    progress[2] = 3;
+    loadScript.runInContext(ctx);
+    progress[2] = 0;
+    return box;
+  };
+
+  const sandboxFor = (m: RunMessage): Sandbox => {
+    let box = sandboxes.get(m.candidate.key);
+    if (box === undefined) {
+      if (sandboxes.size >= MAX_CONTEXTS) sandboxes.delete(sandboxes.keys().next().value as string);
+      box = create(m);
+      sandboxes.set(m.candidate.key, box);
+    }
+    if (box.inputsKey !== m.inputsKey && box.problem === null) {
+      const set = inputSets.get(m.inputsKey) as { tagged: unknown[]; json: (string | null)[] };
+      box.api.setInputs(set.tagged, set.json);
+      box.inputsKey = m.inputsKey;
+    }
+    return box;
+  };
+
+  const runJob = (m: RunMessage): void => {
+    const box = sandboxFor(m);
+    // Setting up a context is progress too: the host's watchdog times calls, not set-up.
+    progress[0] = ((progress[0] as number) + 1) | 0;
+    if (box.problem !== null) {
+      const v: unknown[] = [];
+      const e: unknown[] = [];
+      for (let k = 0; k < m.to - m.from; k++) {
+        v.push(null);
+        e.push([k, ...box.problem]);
+      }
+      post({
+        type: 'chunk',
+        jobId: m.jobId,
+        from: m.from,
+        text: JSON.stringify({ n: m.to, p: 0, v, e }),
+        pending: null,
+      });
+      post({ type: 'done', jobId: m.jobId });
+      return;
+    }
+    let i = m.from;
+    while (i < m.to) {
+      const size = m.isolated ? 1 : box.chunk;
+      const end = Math.min(m.to, i + size);
+      progress[3] = i;
+      progress[4] = end;
+      const started = performance.now();
+      const text = runScript.runInContext(box.ctx) as string;
+      const elapsed = performance.now() - started;
+      progress[2] = 0;
+      const next = Number(/^\{"n":(\d+),"p":(\d)/.exec(text)?.[1] ?? end);
+      const pending = text.charCodeAt(text.indexOf('"p":') + 4) === 49 ? box.api.pending() : null;
+      post({ type: 'chunk', jobId: m.jobId, from: i, text, pending });
+      // Aim for chunks of a few milliseconds: long enough to amortize the context switch,
+      // short enough that little work is redone when a call hangs.
+      if (elapsed < 2 && box.chunk < MAX_CHUNK) box.chunk *= 2;
+      else if (elapsed > 20 && box.chunk > 1) box.chunk = Math.max(1, box.chunk >> 1);
+      i = next;
+    }
+    post({ type: 'done', jobId: m.jobId });
+  };
+
+  port.on('message', (message: { type: string } & Record<string, unknown>) => {
+    if (message.type === 'inputs') {
+      const tagged = JSON.parse(message.wire as string) as unknown[];
+      inputSets.set(message.key as string, {
+        tagged,
+        json: tagged.map((t) => (isPlainJson(t) ? JSON.stringify(t) : null)),
+      });
+      if (inputSets.size > 4) inputSets.delete(inputSets.keys().next().value as string);
+    } else if (message.type === 'run') {
+      runJob(message as unknown as RunMessage);
+    } else if (message.type === 'forget') {
+      sandboxes.clear();
+      inputSets.clear();
+    }
+  });
+  post({ type: 'ready' });
+}

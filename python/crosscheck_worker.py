@@ -349,8 +349,9 @@ def _set_limits(memory_mb):
 
 
 def _install_audit(workdir):
-    """Returns a switch (on/off) for the policy; the state lives only in this closure."""
-    state = [False]
+    """Installs the policy for the rest of the process's life. It has no off switch: the harness
+    itself needs nothing it forbids, and a switch would be one more thing a candidate could
+    reach. The hook is referenced only by the interpreter (and by gc, which is refused)."""
     work = os.path.realpath(workdir)
     own = "/proc/%d" % os.getpid()
     readable = set()
@@ -387,12 +388,9 @@ def _install_audit(workdir):
         "ctypes.cdata": "raw memory access",
         "resource.setrlimit": "changing resource limits",
         "resource.prlimit": "changing resource limits",
-        "sys._getframe": "inspecting the harness",
-        "sys._current_frames": "inspecting the harness",
         "gc.get_objects": "inspecting the harness",
         "gc.get_referrers": "inspecting the harness",
         "gc.get_referents": "inspecting the harness",
-        "sys.addaudithook": "inspecting the harness",
         "os.chdir": "changing directory",
         "os.chroot": "changing directory",
         "os.setuid": "changing identity",
@@ -405,7 +403,6 @@ def _install_audit(workdir):
         "os.setxattr": (0,), "os.removexattr": (0,), "shutil.rmtree": (0,),
         "shutil.copyfile": (1,), "shutil.copytree": (1,), "shutil.move": (1,),
     }
-    frames = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back", "f_globals"))
     writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
     def inside(path, roots):
@@ -422,8 +419,6 @@ def _install_audit(workdir):
         raise PermissionError("crosscheck: %s is not allowed for a candidate" % what)
 
     def hook(event, args):
-        if not state[0]:
-            return
         if event == "open":
             path, mode, flags = args
             if isinstance(path, int):
@@ -452,15 +447,8 @@ def _install_audit(workdir):
                     if not inside(args[i], (work,)):
                         deny("changing %r outside the working directory" % (fspath(args[i]),))
             return
-        if event == "object.__getattr__" and len(args) > 1 and args[1] in frames:
-            deny("inspecting the harness")
 
     sys.addaudithook(hook)
-
-    def switch(on):
-        state[0] = on
-
-    return switch
 
 
 def _block_process_creation():
@@ -487,11 +475,10 @@ def _block_process_creation():
 
 
 class Worker:
-    def __init__(self, rfile, wfile, guard, progress):
+    def __init__(self, rfile, wfile, progress):
         self.progress = progress
         self.rfile = rfile
         self.wfile = wfile
-        self.guard = guard
         self.candidates = {}
         self.inputs_key = None
         self.shared_inputs = []
@@ -571,7 +558,6 @@ class Worker:
         ns = {"__name__": "candidate", "__builtins__": dict(self.base_builtins)}
         self._reset_process_state()
         self._arm(msg["timeoutMs"] / 1000.0)
-        self.guard(True)
         try:
             try:
                 self.start[0] = time.perf_counter()
@@ -583,7 +569,6 @@ class Worker:
         except BaseException as e:
             return _error_wire(2, type(e).__name__, "while loading the candidate: %s" % _text(e))
         finally:
-            self.guard(False)
             self._disarm()
             self._reset_process_state()
         fn = ns.get(msg["entry"])
@@ -624,7 +609,6 @@ class Worker:
         last_flush = perf()
         self._reset_process_state()
         self._arm(timeout_s)
-        self.guard(True)
         try:
             while i < end:
                 # The inner loop is the hot path: no system calls, two stores around each call.
@@ -672,7 +656,6 @@ class Worker:
                     self._reset_process_state()
                     self._arm(timeout_s)
         finally:
-            self.guard(False)
             self._disarm()
             self._reset_process_state()
         send(head + '%d,"outcomes":%s,"done":true}' % (sent, _dumps(parts)))
@@ -732,8 +715,8 @@ def main():
     _set_limits(memory_mb)
     _block_process_creation()
     progress = _progress_counter(os.environ.get("CROSSCHECK_PROGRESS_FILE"))
-    guard = _install_audit(workdir)
-    Worker(rfile, wfile, guard, progress).serve()
+    _install_audit(workdir)
+    Worker(rfile, wfile, progress).serve()
 
 
 if __name__ == "__main__":

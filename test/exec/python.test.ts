@@ -241,6 +241,28 @@ describe('python runner: outcomes', () => {
   });
 });
 
+describe('python runner: standard library', () => {
+  it('should let candidates import and use the standard library under the sandbox policy', async () => {
+    // Arrange: modules that read their own files, use frames (namedtuple) or the hash seed.
+    const code = [
+      'import collections, datetime, fractions, functools, hashlib, heapq, itertools, math, random, re, string, typing',
+      '',
+      'Point = collections.namedtuple("Point", "x y")',
+      '',
+      'def f(x):',
+      '    p = Point(x, fractions.Fraction(1, 3) * 3)',
+      '    digest = hashlib.sha256(str(x).encode()).hexdigest()[:8]',
+      '    return [p.x, int(p.y), digest, re.sub(r"\\d", "#", "a1b2"), heapq.nsmallest(2, [5, 1, 3])]',
+    ].join('\n');
+
+    // Act
+    const matrix = await run(task, python([code]), [[7]]);
+
+    // Assert
+    expect(values(matrix.outcomes[0])).toEqual([[7, 1, '7902699b', 'a#b#', [1, 3]]]);
+  });
+});
+
 describe('python runner: reference', () => {
   it('should run a Python ground truth as the task reference', async () => {
     // Arrange

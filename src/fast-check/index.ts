@@ -7,7 +7,7 @@
  * ```ts
  * const property = coherenceProperty(task, candidates);
  * await fc.assert(property, { numRuns: 200 });
- * // or: test.prop(property.arbitraries)('candidates agree', property.predicate);
+ * // or: test.prop(property.arbitraries)('candidates agree', property.assertCoherent);
  * ```
  * @packageDocumentation
  */
@@ -48,12 +48,12 @@ export interface Disagreement<A extends Args = Args> {
 
 /** The property, plus what `test.prop` needs and a direct check. @public */
 export interface CoherenceProperty<A extends Args = Args> extends fc.IAsyncPropertyWithHooks<[A]> {
-  /** For `test.prop(property.arbitraries)(name, property.predicate)`. */
+  /** For `test.prop(property.arbitraries)(name, property.assertCoherent)`. */
   readonly arbitraries: [fc.Arbitrary<A>];
-  /** Throws an error describing the disagreement; calls `fc.pre(false)` for invalid inputs. */
-  readonly predicate: (args: A) => Promise<void>;
+  /** The property body: throws an error describing the disagreement; `fc.pre(false)` for invalid inputs. */
+  readonly assertCoherent: (args: A) => Promise<void>;
   /** Runs the candidates on one input: the disagreement, or null when they all agree (or it is skipped). */
-  readonly check: (args: A) => Promise<Disagreement<A> | null>;
+  readonly findDisagreement: (args: A) => Promise<Disagreement<A> | null>;
 }
 
 const WHERE = 'coherenceProperty(task, candidates, options)';
@@ -147,12 +147,12 @@ export const coherenceProperty = <A extends Args = Args>(
     return { args, classes: classes.map((c) => ({ labels: c.labels, outcome: describeOutcome(c.outcome) })) };
   };
 
-  const check = async (args: A): Promise<Disagreement<A> | null> => {
+  const findDisagreement = async (args: A): Promise<Disagreement<A> | null> => {
     const found = await evaluate(args);
     return found === 'skip' ? null : found;
   };
 
-  const predicate = async (args: A): Promise<void> => {
+  const assertCoherent = async (args: A): Promise<void> => {
     const found = await evaluate(args);
     if (found === 'skip') {
       fc.pre(false);
@@ -163,6 +163,11 @@ export const coherenceProperty = <A extends Args = Args>(
     throw new Error(`The candidates disagree on ${toWire(args)}:\n${lines.join('\n')}`);
   };
 
-  const property = fc.asyncProperty(arbitrary, predicate);
-  return Object.assign(property, { arbitraries: [arbitrary] as [fc.Arbitrary<A>], predicate, check });
+  // Names chosen not to shadow the fields of fast-check's own property object.
+  const property = fc.asyncProperty(arbitrary, assertCoherent);
+  return Object.assign(property, {
+    arbitraries: [arbitrary] as [fc.Arbitrary<A>],
+    assertCoherent,
+    findDisagreement,
+  });
 };

@@ -35,6 +35,23 @@ const fromTuple = (v: unknown): unknown[] => {
 
 const setKey = (x: unknown): string => argsKey([x]);
 
+/**
+ * Doubles: fast-check's `double` (edge cases, tiny and huge exponents) mixed with everyday
+ * decimals such as 3.25, which is what most code under test expects.
+ */
+const doubles = (range: { min: number; max: number }, special: boolean): fc.Arbitrary<number> => {
+  const cents = fc.integer({ min: Math.ceil(range.min * 100), max: Math.floor(range.max * 100) }).map(
+    (k) => k / 100,
+    (v) => {
+      const k = typeof v === 'number' ? Math.round(v * 100) : Number.NaN;
+      if (k / 100 !== v) throw new Error('not a decimal');
+      return k;
+    },
+  );
+  const edge = fc.double({ ...range, noNaN: !special, noDefaultInfinity: !special });
+  return fc.oneof({ arbitrary: cents, weight: 3 }, { arbitrary: edge, weight: 1 });
+};
+
 /** Integers around what the examples show, plus the values they show. */
 const hintedInt = (hint: NumberHint, range: { min: number; max: number }): fc.Arbitrary<number> => {
   const span = Math.max(10, hint.max - hint.min);
@@ -92,11 +109,7 @@ export const shapeArbitrary = (
       case 'int':
         return s.hint ? hintedInt(s.hint, intRange) : fc.integer(intRange);
       case 'float': {
-        const base = fc.double({
-          ...floatRange,
-          noNaN: !options.specialFloats,
-          noDefaultInfinity: !options.specialFloats,
-        });
+        const base = doubles(floatRange, options.specialFloats === true);
         const withPool = s.hint?.pool.length
           ? fc.oneof(
               { arbitrary: base, weight: 4 },

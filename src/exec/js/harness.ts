@@ -17,8 +17,9 @@
 
 import type { CodecCore } from '../../values/codec-core.ts';
 
-/** Slots of the shared progress array. */
-export const SLOT = { seq: 0, index: 1, phase: 2, from: 3, to: 4 } as const;
+/** Slots of the shared progress array. `stop` holds the id of a job the host wants ended at the next chunk. */
+export const SLOT = { seq: 0, index: 1, phase: 2, from: 3, to: 4, stop: 5 } as const;
+export const SLOT_COUNT = 6;
 /** Phases written to `SLOT.phase`. */
 export const PHASE = { idle: 0, calling: 1, draining: 2, loading: 3 } as const;
 

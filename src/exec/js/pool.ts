@@ -4,7 +4,7 @@ import type { SourceCandidate } from '../../candidates/types.ts';
 import type { Tagged } from '../../values/codec-core.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
 import { fromWireOutcome, type Outcome, valueOutcome, type WireOutcome } from '../outcome.ts';
-import { PHASE, SLOT } from './harness.ts';
+import { PHASE, SLOT, SLOT_COUNT } from './harness.ts';
 import type { CandidatePayload, ChunkMessage, HostMessage, WorkerMessage } from './protocol.ts';
 import { workerSource } from './worker-source.ts';
 
@@ -89,10 +89,11 @@ export class JsSandboxPool {
   #watchdog: NodeJS.Timeout | null = null;
 
   constructor(options: { size?: number; memoryMb: number }) {
-    this.size = Math.max(1, options.size ?? Math.min(availableParallelism(), 8));
+    // Never fewer than two: one worker being replaced must not stall every other candidate.
+    this.size = Math.max(1, options.size ?? Math.max(2, Math.min(availableParallelism(), 8)));
     this.memoryMb = options.memoryMb;
     this.#slots = Array.from({ length: this.size }, () => {
-      const sab = new SharedArrayBuffer(5 * Int32Array.BYTES_PER_ELEMENT);
+      const sab = new SharedArrayBuffer(SLOT_COUNT * Int32Array.BYTES_PER_ELEMENT);
       return {
         worker: null,
         progress: new Int32Array(sab),
@@ -349,6 +350,12 @@ export class JsSandboxPool {
     }
     const { rs } = job;
     rs.stats.restarts++;
+    if (rs.run.aborted) {
+      job.next = job.to;
+      this.#finishJob(job);
+      this.#pump();
+      return;
+    }
     const timeoutMs = rs.ctx.limits.timeoutMs;
     const outcome: Outcome =
       kind === 'timeout' ? { kind: 'timeout', reason: 'call', ms: timeoutMs } : { kind: 'crash', reason };
@@ -387,16 +394,14 @@ export class JsSandboxPool {
     Atomics.store(slot.progress, SLOT.phase, PHASE.idle);
   }
 
+  /**
+   * Ends a run early without losing finished work: queued jobs are dropped, running ones stop at
+   * their next chunk and report what they have; a call that hangs is still ended by the watchdog.
+   */
   #abort(run: RunState): void {
     run.aborted = true;
     for (const slot of this.#slots) {
-      if (slot.job?.rs.run === run) {
-        const job = slot.job;
-        const worker = slot.worker;
-        this.#discard(slot);
-        void worker?.terminate();
-        this.#finishJob(job);
-      }
+      if (slot.job?.rs.run === run) Atomics.store(slot.progress, SLOT.stop, slot.job.id);
     }
     this.#pump();
   }

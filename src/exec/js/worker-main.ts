@@ -78,7 +78,7 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
       c.entry,
       c.entryNotFound,
     ) as HarnessApi;
-    const box: Sandbox = { ctx, api, inputsKey: '', problem: null, chunk: 64 };
+    const box: Sandbox = { ctx, api, inputsKey: '', problem: null, chunk: 16 };
     let wrapper: unknown;
     try {
       wrapper = new vm.Script(c.wrapper, {
@@ -139,6 +139,8 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
     }
     let i = m.from;
     while (i < m.to) {
+      // The host asks a job to end early (its run was aborted) by writing the job's id here.
+      if (Atomics.load(progress, 5) === m.jobId) break;
       const size = m.isolated ? 1 : box.chunk;
       const end = Math.min(m.to, i + size);
       progress[3] = i;

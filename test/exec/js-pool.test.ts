@@ -1,0 +1,182 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { sharedSandboxPool } from '../../src/exec/js/index.ts';
+import {
+  CrosscheckError,
+  candidates,
+  closeSandboxPools,
+  defineTask,
+  type Outcome,
+  run,
+} from '../../src/index.ts';
+
+const js = (sources: string[], entry = 'f') =>
+  candidates.fromSources(sources, { language: 'javascript', entry });
+const range = (n: number) => Array.from({ length: n }, (_, i) => [i]);
+const kinds = (row: readonly Outcome[]) => row.map((o) => (o.kind === 'value' ? o.value : o.kind));
+
+afterAll(async () => {
+  await closeSandboxPools();
+});
+
+describe('run with sandboxed JavaScript', () => {
+  it('should resume a batch after the one call that hangs, and keep every other outcome', async () => {
+    // Arrange: two candidates so both workers are busy while one of them is replaced.
+    const task = defineTask({ name: 'f', timeoutMs: 300 });
+    const cs = js([
+      'function f(x) { if (x === 3) for (;;) {} return x * 2 }',
+      'function f(x) { return x * 2 }',
+    ]);
+    // Act
+    const m = await run(task, cs, range(10));
+    // Assert
+    expect(kinds(m.outcomes[0]!)).toEqual([0, 2, 4, 'timeout', 8, 10, 12, 14, 16, 18]);
+    expect(kinds(m.outcomes[1]!)).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+    expect(m.candidates[0]!.stats).toMatchObject({ timeouts: 1, restarts: 1, budgetSpent: false });
+  });
+
+  it('should stop running a candidate that hangs on every input once its budget is spent', async () => {
+    const task = defineTask({ name: 'f', timeoutMs: 100 });
+    const [hang] = js(['function f(x) { for (;;) {} }']);
+    const m = await run(task, [hang!], range(1000), { budgetMs: 500 });
+    const row = m.outcomes[0]!;
+    const called = row.filter((o) => o.kind === 'timeout' && o.reason === 'call').length;
+    const skipped = row.filter((o) => o.kind === 'timeout' && o.reason === 'budget').length;
+    expect(called).toBeGreaterThanOrEqual(5);
+    // Jobs already running on other workers may each lose one more call.
+    expect(called).toBeLessThanOrEqual(5 + 4);
+    expect(called + skipped).toBe(1000);
+    expect(m.candidates[0]!.stats.budgetSpent).toBe(true);
+  });
+
+  it('should run async candidates and report rejections as errors', async () => {
+    const task = defineTask({ name: 'f' });
+    const cs = js([
+      'async function f(x) { await null; return x + 1 }',
+      'async function f(x) { await null; if (x % 2) throw new TypeError("odd"); return x }',
+    ]);
+    const m = await run(task, cs, range(4));
+    expect(kinds(m.outcomes[0]!)).toEqual([1, 2, 3, 4]);
+    expect(m.outcomes[1]).toEqual([
+      expect.objectContaining({ kind: 'value' }),
+      { kind: 'error', name: 'TypeError', message: 'odd' },
+      expect.objectContaining({ kind: 'value' }),
+      { kind: 'error', name: 'TypeError', message: 'odd' },
+    ]);
+  });
+
+  it('should classify RangeError as invalid by default, and configured classes too', async () => {
+    const cs = js([
+      'function f(x) { if (x < 0) throw new RangeError("negative"); if (x > 9) throw new TypeError("big"); return x }',
+    ]);
+    const byDefault = await run(defineTask({ name: 'f' }), cs, [[-1], [10]]);
+    expect(byDefault.outcomes[0]).toEqual([
+      { kind: 'invalid', name: 'RangeError', message: 'negative' },
+      { kind: 'error', name: 'TypeError', message: 'big' },
+    ]);
+    const configured = await run(defineTask({ name: 'f', invalidInput: ['TypeError'] }), cs, [[-1], [10]]);
+    expect(configured.outcomes[0]!.map((o) => o.kind)).toEqual(['error', 'invalid']);
+  });
+
+  it('should give every call its own copy of the input', async () => {
+    const cs = js(['function f(xs) { xs.push(1); return xs.length }']);
+    const inputs = [[[1, 2]]];
+    const m = await run(
+      defineTask({ name: 'f' }),
+      [...cs, ...js(['function f(xs) { return xs.length }'])],
+      inputs,
+    );
+    expect(kinds(m.outcomes[0]!)).toEqual([3]);
+    expect(kinds(m.outcomes[1]!)).toEqual([2]);
+    expect(inputs).toEqual([[[1, 2]]]);
+  });
+
+  it('should carry Python-typed values in and out unchanged', async () => {
+    const cs = js(['function f(x) { return x }']);
+    const { tuple, PyFloat, PyDict } = await import('../../src/index.ts');
+    const value = [
+      tuple(1, 'a'),
+      new PyFloat(4),
+      new PyDict([[1, 'one']]),
+      new Set([1]),
+      2n ** 70n,
+      -0,
+      Number.NaN,
+    ];
+    const m = await run(defineTask({ name: 'f' }), cs, [[value]]);
+    const out = m.outcomes[0]![0]!;
+    expect(out.kind).toBe('value');
+    expect(JSON.stringify((out as { tagged: unknown }).tagged)).toBe(
+      '[{"$tuple":[1,"a"]},{"$float":4},{"$dict":[[1,"one"]]},{"$set":[1]},{"$int":"1180591620717411303424"},{"$float":"-0"},{"$float":"nan"}]',
+    );
+  });
+
+  it('should serve two runs at once from the shared pool', async () => {
+    const task = defineTask({ name: 'f' });
+    const [a, b] = await Promise.all([
+      run(task, js(['function f(x) { return x + 1 }']), range(500)),
+      run(task, js(['function f(x) { return x - 1 }']), range(500)),
+    ]);
+    expect(kinds(a.outcomes[0]!)).toEqual(range(500).map(([x]) => (x as number) + 1));
+    expect(kinds(b.outcomes[0]!)).toEqual(range(500).map(([x]) => (x as number) - 1));
+  });
+
+  it('should reject with the partial matrix when aborted', async () => {
+    // Arrange: every call takes about 10 ms, so an abort lands mid-run.
+    const task = defineTask({ name: 'f', timeoutMs: 5000 });
+    const controller = new AbortController();
+    const cs = js(['function f(x) { const end = Date.now() + 10; while (Date.now() < end) {} return x }']);
+    setTimeout(() => controller.abort(new Error('stop')), 300).unref();
+    // Act
+    const error = await run(task, cs, range(400), { signal: controller.signal }).catch((e: unknown) => e);
+    // Assert: rejected as aborted, with every finished call kept.
+    expect(error).toBeInstanceOf(CrosscheckError);
+    expect((error as CrosscheckError).code).toBe('ABORTED');
+    const partial = (error as { partial: { outcomes: Outcome[][] } }).partial;
+    const finished = partial.outcomes[0]!.filter((o) => o !== undefined);
+    expect(finished.length).toBeGreaterThan(0);
+    expect(finished.length).toBeLessThan(400);
+    expect(finished.every((o) => o.kind === 'value')).toBe(true);
+  });
+
+  it('should reject misuse with typed errors that say what to fix', async () => {
+    const task = defineTask({ name: 'f' });
+    await expect(run(task, js(['function f() {}']), [1, 2] as never)).rejects.toThrow(
+      'run: expected `inputs` to be an array of argument tuples, got an array of length 2. Wrap single arguments: [[1], [2]].',
+    );
+    await expect(run({ name: 'f' } as never, [], [])).rejects.toThrow(
+      'run: expected a task from defineTask(), got an object with keys [name].',
+    );
+    await expect(run(task, [() => 1] as never, [])).rejects.toThrow(
+      'run: expected an array of candidates (from candidates.fromFunctions or fromSources), got an array of length 1.',
+    );
+    await expect(run(task, [], [[() => 1]])).rejects.toThrow(
+      'run: input 0 cannot be sent to a candidate: Cannot encode value: the value contains a function, which has no data form.',
+    );
+    await expect(run(task, [], [], { timeoutMs: -1 })).rejects.toThrow(
+      'run: expected `timeoutMs` to be a positive number, got -1 (number).',
+    );
+  });
+});
+
+describe('the shared sandbox pool', () => {
+  it('should have at least two workers, so pool faults are exercised across workers', () => {
+    expect(sharedSandboxPool(64).size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('should replace a crashed worker while the other worker keeps its job', async () => {
+    // Arrange: one candidate exhausts its heap on one input while the other runs beside it.
+    const task = defineTask({ name: 'f', timeoutMs: 5000 });
+    const cs = js([
+      'function f(x) { if (x === 2) { const a = []; for (;;) a.push(new Array(1e6).fill(x)); } return x }',
+      'function f(x) { return -x }',
+    ]);
+    // Act
+    const m = await run(task, cs, range(6), { memoryMb: 64 });
+    // Assert
+    expect(kinds(m.outcomes[0]!)).toEqual([0, 1, 'crash', 3, 4, 5]);
+    expect(kinds(m.outcomes[1]!)).toEqual([-0, -1, -2, -3, -4, -5]);
+    expect((m.outcomes[0]![2] as { reason: string }).reason).toBe(
+      'out of memory: the call exceeded the 64 MB heap limit',
+    );
+  });
+});

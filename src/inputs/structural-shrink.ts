@@ -91,15 +91,25 @@ function* shrinkBigInt(x: bigint): Generator<bigint> {
   if (step !== half && step !== 0n && Math.abs(Number(x)) < SAFE_STEP) yield step;
 }
 
+/** True when `c` is measurably smaller than `x` on the log scale of {@link complexity}. */
+const measurablySmaller = (c: number, x: number): boolean => (Math.abs(x) - Math.abs(c)) / Math.abs(x) > 1e-9;
+
 /** Non-integral numbers stay non-integral, so they stay floats in Python and numbers in JS. */
 function* shrinkFraction(x: number): Generator<number> {
   if (!Number.isFinite(x)) return;
   const sign = Math.sign(x);
   const whole = Math.trunc(x);
-  if (Math.abs(x) > 0.5) yield 0.5 * sign;
-  if (whole !== 0 && Math.abs(whole + 0.5 * sign) < Math.abs(x)) yield whole + 0.5 * sign;
+  const half = 0.5 * sign;
+  if (Math.abs(x) > 0.5) yield half;
+  const wholeAndHalf = whole + half;
+  if (whole !== 0 && wholeAndHalf !== half && measurablySmaller(wholeAndHalf, x)) yield wholeAndHalf;
   const oneDecimal = Math.trunc(x * 10) / 10;
-  if (!Number.isInteger(oneDecimal) && Math.abs(oneDecimal) < Math.abs(x) && oneDecimal !== 0.5 * sign)
+  if (
+    !Number.isInteger(oneDecimal) &&
+    oneDecimal !== half &&
+    oneDecimal !== wholeAndHalf &&
+    measurablySmaller(oneDecimal, x)
+  )
     yield oneDecimal;
 }
 

@@ -726,7 +726,13 @@ def main():
     _block_process_creation()
     progress = _progress_counter(os.environ.get("CROSSCHECK_PROGRESS_FILE"))
     _install_audit(workdir)
-    Worker(rfile, wfile, progress).serve()
+    try:
+        Worker(rfile, wfile, progress).serve()
+    finally:
+        # The host removes it too; this covers a host that died without cleaning up.
+        import shutil
+
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":

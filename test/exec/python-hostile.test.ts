@@ -85,6 +85,16 @@ const CASES: readonly Case[] = [
   { name: 'top_level_loop', inputs: [[1], [2]], expected: [timedOut, timedOut] },
   { name: 'keyboard_interrupt', inputs: [[1]], expected: [error('KeyboardInterrupt', 'stop')] },
   {
+    name: 'protocol_garbage',
+    inputs: [[1]],
+    expected: [{ kind: 'crash', reason: 'not JSON: garbage that is not the protocol' }],
+  },
+  {
+    name: 'close_protocol',
+    inputs: [[1]],
+    expected: [{ kind: 'crash', reason: 'the worker exited with code 1' }],
+  },
+  {
     name: 'huge_output',
     inputs: [[1]],
     maxOutputBytes: 1_000_000,

@@ -21,7 +21,9 @@ const fail = (message: string): never => {
 const checkTags = (tags: unknown): CandidateTags => {
   if (tags === undefined) return {};
   if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) {
-    return fail(`Expected \`tags\` to be an object of strings, numbers or booleans, got ${describeValue(tags)}.`);
+    return fail(
+      `Expected \`tags\` to be an object of strings, numbers or booleans, got ${describeValue(tags)}.`,
+    );
   }
   for (const [k, v] of Object.entries(tags)) {
     if (!['string', 'number', 'boolean'].includes(typeof v)) {
@@ -56,7 +58,9 @@ export const fromCommand = (
     );
   }
   if (!Array.isArray(sources)) {
-    fail(`Expected \`sources\` to be an array of strings (code or LLM replies), got ${describeValue(sources)}.`);
+    fail(
+      `Expected \`sources\` to be an array of strings (code or LLM replies), got ${describeValue(sources)}.`,
+    );
   }
   if (typeof options !== 'object' || options === null) {
     fail(`Expected options { entry, language }, got ${describeValue(options)}.`);
@@ -66,7 +70,9 @@ export const fromCommand = (
     fail(`Expected \`entry\` to be the name of the function to call, got ${describeValue(entry)}.`);
   }
   if (typeof language !== 'string' || language.trim() === '') {
-    fail(`Expected \`language\` to name the language of the sources (e.g. 'ruby'), got ${describeValue(language)}.`);
+    fail(
+      `Expected \`language\` to name the language of the sources (e.g. 'ruby'), got ${describeValue(language)}.`,
+    );
   }
   const baseTags = checkTags(options.tags);
   const prefix = options.label ?? (typeof baseTags.model === 'string' ? baseTags.model : entry);

@@ -1,0 +1,144 @@
+import type { Candidate } from '../candidates/index.ts';
+import { run } from '../exec/run.ts';
+import type { Args } from '../inputs/gen-contract.ts';
+import { pacDetectionSamples } from '../stats/index.ts';
+import type { Task } from '../task/index.ts';
+import { pairCounts, toCell } from './cells.ts';
+import { type DetectOptions, drawInputs, readProbability, resolveCommon } from './options.ts';
+import { buildWitness, type Witness } from './witness.ts';
+
+/** Verdicts of {@link detect}. @public */
+export type DetectionVerdict = 'incoherent' | 'coherent' | 'inconclusive';
+
+/** What {@link detect} found. @public */
+export interface Detection<A extends Args = Args> {
+  /**
+   * `incoherent`: two candidates disagree on `witness` (so some candidate is wrong; no false
+   * positives). `coherent`: no disagreement in N inputs, see `certificate`. `inconclusive`: fewer
+   * than N inputs with two known outcomes, see `reason`.
+   */
+  readonly verdict: DetectionVerdict;
+  readonly task: string;
+  readonly gen: string;
+  readonly seed: number;
+  readonly equality: string;
+  readonly m: number;
+  readonly epsilon: number;
+  readonly delta: number;
+  /** N = ⌈ln δ / ln(1 − ε)⌉: disagreement-free inputs needed for the certificate. */
+  readonly required: number;
+  /** Inputs run before stopping. */
+  readonly inputsRun: number;
+  /** Inputs run with at least two known (not timeout or crash) outcomes: what counts toward N. */
+  readonly inputsCounted: number;
+  /** Candidate cells with a timeout or crash outcome. */
+  readonly unknownCells: number;
+  readonly witness: Witness<A> | null;
+  /** "incoherence ≤ ε with confidence 1 − δ (for these m candidates and this Gen)", when coherent. */
+  readonly certificate: string | null;
+  /** Why the run is inconclusive. */
+  readonly reason: string | null;
+  readonly durationMs: number;
+}
+
+const WHERE = 'detect(task, candidates, options)';
+const FIRST_BATCH = 16;
+const MAX_BATCH = 1024;
+
+/** Formats a probability for the certificate without float noise (0.95, not 0.9500000000000001). */
+const fmt = (x: number): string => String(Number(x.toPrecision(6)));
+
+/** The certificate text of a coherent run. @public */
+export const certificateText = (epsilon: number, delta: number, m: number): string =>
+  `incoherence ≤ ${fmt(epsilon)} with confidence ${fmt(1 - delta)} (for these ${m} candidates and this Gen)`;
+
+/**
+ * PAC detection (Theorem 4.3 of the incoherence paper): run inputs in order and stop at the first
+ * disagreement, a witness that some candidate is wrong; after N = ⌈ln δ / ln(1 − ε)⌉ inputs
+ * without one, certify incoherence ≤ ε with confidence 1 − δ. Inputs run in doubling batches, so
+ * an early disagreement costs little and the witness is the first disagreeing input, exactly as
+ * one-at-a-time sampling would find. Every pair is checked per input, which only detects more
+ * often than the paper's one random pair.
+ * @public
+ */
+export const detect = async <A extends Args>(
+  task: Task<A>,
+  candidates: readonly Candidate[],
+  options: DetectOptions<A> = {},
+): Promise<Detection<A>> => {
+  const started = performance.now();
+  const r = resolveCommon(WHERE, task, candidates, options, 2);
+  const epsilon = readProbability(WHERE, 'epsilon', options.epsilon, 0.05);
+  const delta = readProbability(WHERE, 'delta', options.delta, 0.05);
+  const required = pacDetectionSamples(epsilon, delta);
+  const inputs = await drawInputs(r, required);
+  let inputsRun = 0;
+  let counted = 0;
+  let unknownCells = 0;
+  let found: number | null = null;
+  for (
+    let batch = FIRST_BATCH;
+    inputsRun < inputs.length && found === null;
+    batch = Math.min(batch * 2, MAX_BATCH)
+  ) {
+    const slice = inputs.slice(inputsRun, inputsRun + batch);
+    const matrix = await run(task, candidates, slice, { ...r.run, signal: r.signal });
+    for (let j = 0; j < slice.length; j++) {
+      const cells = matrix.outcomes.map((row) => toCell(row[j] as never, r.rules));
+      unknownCells += cells.filter((c) => c.key === null).length;
+      const { agree, total } = pairCounts(cells, r.rules.compare);
+      inputsRun++;
+      if (total > 0) counted++;
+      if (agree < total) {
+        found = inputsRun - 1;
+        break;
+      }
+    }
+  }
+  const base = {
+    task: task.name,
+    gen: r.genDescription,
+    seed: r.seed,
+    equality: r.equalityName,
+    m: candidates.length,
+    epsilon,
+    delta,
+    required,
+    inputsRun,
+    inputsCounted: counted,
+    unknownCells,
+  };
+  if (found !== null) {
+    const witness = await buildWitness(r, inputs, found, 'candidates disagree');
+    return {
+      ...base,
+      verdict: 'incoherent',
+      witness,
+      certificate: null,
+      reason: null,
+      durationMs: performance.now() - started,
+    };
+  }
+  if (counted >= required) {
+    return {
+      ...base,
+      verdict: 'coherent',
+      witness: null,
+      certificate: certificateText(epsilon, delta, candidates.length),
+      reason: null,
+      durationMs: performance.now() - started,
+    };
+  }
+  const reason =
+    inputs.length < required
+      ? `the inputs (${r.genDescription}) gave only ${inputs.length} of the ${required} needed`
+      : `only ${counted} of ${required} inputs had two or more known outcomes (${unknownCells} timeouts or crashes)`;
+  return {
+    ...base,
+    verdict: 'inconclusive',
+    witness: null,
+    certificate: null,
+    reason,
+    durationMs: performance.now() - started,
+  };
+};

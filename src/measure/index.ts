@@ -1,0 +1,16 @@
+/**
+ * Measures: incoherence and error over the full outcome matrix, Hoeffding intervals, the error
+ * lower bound, PAC detection, equivalence classes and shrunk witnesses (DESIGN.md "Measures").
+ * @packageDocumentation
+ */
+export type { EquivalenceClass, UnknownCounts } from './analyze.ts';
+export { certificateText, type Detection, type DetectionVerdict, detect } from './detect.ts';
+export { type CandidateError, type Measurement, measure } from './measure.ts';
+export {
+  type CommonOptions,
+  DEFAULT_SEED,
+  type DetectOptions,
+  type Estimator,
+  type MeasureOptions,
+} from './options.ts';
+export type { Witness, WitnessOutput, WitnessReason } from './witness.ts';

@@ -1,0 +1,170 @@
+import type { Candidate, CandidateTags } from '../candidates/index.ts';
+import { CrosscheckError } from '../errors/index.ts';
+import { type OutcomeMatrix, run } from '../exec/run.ts';
+import type { Args } from '../inputs/gen-contract.ts';
+import { hoeffdingInterval, type Interval } from '../stats/index.ts';
+import type { Task } from '../task/index.ts';
+import {
+  analyze,
+  type EquivalenceClass,
+  equivalenceClasses,
+  meanOf,
+  semanticEntropy,
+  type UnknownCounts,
+} from './analyze.ts';
+import {
+  drawInputs,
+  type Estimator,
+  type MeasureOptions,
+  readCount,
+  readProbability,
+  resolveCommon,
+} from './options.ts';
+import { buildWitness, pickWitness, type Witness } from './witness.ts';
+
+/** One candidate's share of inputs where it disagrees with the reference. @public */
+export interface CandidateError {
+  readonly label: string;
+  readonly id: string;
+  readonly tags: CandidateTags;
+  /** Ê_i, or null when no input had both this candidate's and the reference's outcome known. */
+  readonly error: number | null;
+  /** Inputs behind `error`. */
+  readonly n: number;
+}
+
+/** What {@link measure} found. Guarantees hold for these m candidates and this Gen. @public */
+export interface Measurement<A extends Args = Args> {
+  readonly task: string;
+  /** Which input distribution (the Gen's description, or "k fixed inputs"). */
+  readonly gen: string;
+  readonly seed: number;
+  readonly estimator: Estimator;
+  readonly equality: string;
+  /** Candidates. */
+  readonly m: number;
+  /** Inputs run. */
+  readonly n: number;
+  readonly delta: number;
+  /**
+   * Î with its Hoeffding interval; `n` counts the inputs with two or more known outcomes. Null
+   * when none had (fewer than two candidates, or everything timed out).
+   */
+  readonly incoherence: Interval | null;
+  /** Ê with its Hoeffding interval; null without a reference. */
+  readonly error: Interval | null;
+  /** Per-candidate error against the reference (empty without one). */
+  readonly candidateErrors: readonly CandidateError[];
+  /**
+   * E ≥ max(0, Î − ε) / 2 with confidence 1 − δ (Theorem 4.1 with the Hoeffding interval). Needs
+   * no reference. Null when incoherence is.
+   */
+  readonly errorLowerBound: number | null;
+  /** Inputs on which at least two candidates disagree. */
+  readonly disagreements: number;
+  readonly unknown: UnknownCounts;
+  /** Candidates grouped by outcome vector, largest first. */
+  readonly classes: readonly EquivalenceClass[];
+  /** The largest class (first in candidate order on ties). */
+  readonly plurality: EquivalenceClass;
+  /** The class holding more than half of the candidates, if any. */
+  readonly majority: EquivalenceClass | null;
+  /** Entropy (nats) of the class sizes: 0 when all candidates agree everywhere. */
+  readonly semanticEntropy: number;
+  /** A shrunk distinguishing input (candidates disagree, else one differs from the reference). */
+  readonly witness: Witness<A> | null;
+  readonly durationMs: number;
+  /** The outcome matrix behind every number here. */
+  readonly matrix: OutcomeMatrix;
+}
+
+const WHERE = 'measure(task, candidates, options)';
+
+/**
+ * Measures incoherence (and error, with a reference) over the full outcome matrix, as DESIGN.md
+ * "Measures" defines: all m candidates and the reference run on the same n inputs; timeouts and
+ * crashes are unknown and counted apart. Throws a `CrosscheckError` only for misuse.
+ * @public
+ */
+export const measure = async <A extends Args>(
+  task: Task<A>,
+  candidates: readonly Candidate[],
+  options: MeasureOptions<A> = {},
+): Promise<Measurement<A>> => {
+  const started = performance.now();
+  const r = resolveCommon(WHERE, task, candidates, options, 1);
+  const delta = readProbability(WHERE, 'delta', options.delta, 0.05);
+  const n = options.n === undefined ? undefined : readCount(WHERE, 'n', options.n, 1000);
+  const estimator = options.estimator ?? 'all-pairs';
+  if (estimator !== 'all-pairs' && estimator !== 'paired') {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${WHERE}: \`estimator\` must be 'all-pairs' or 'paired', got ${JSON.stringify(estimator)}. 'all-pairs' has the lower variance.`,
+      { where: `${WHERE}, { estimator }` },
+    );
+  }
+  const inputs = await drawInputs(r, n);
+  if (inputs.length === 0) {
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `${WHERE}: the inputs (${r.genDescription}) produced nothing to run with seed ${r.seed}. Loosen the Gen's filters or give fixed inputs.`,
+      { where: `${WHERE}, { inputs })` },
+    );
+  }
+  const matrix = await run(task, candidates, inputs, { ...r.run, signal: r.signal });
+  const analysis = analyze(matrix, r.rules, estimator, r.seed);
+  const labels = matrix.candidates.map((c) => c.label);
+
+  const inc = meanOf(analysis.disagreement);
+  const incoherence = inc.n > 0 ? hoeffdingInterval(inc.mean, inc.n, delta) : null;
+  const err = meanOf(analysis.errorShare);
+  const error = matrix.reference && err.n > 0 ? hoeffdingInterval(err.mean, err.n, delta) : null;
+  const candidateErrors: CandidateError[] = matrix.reference
+    ? analysis.perCandidate.map((s, i) => {
+        const row = matrix.candidates[i];
+        return {
+          label: row?.label ?? `#${i}`,
+          id: row?.id ?? '',
+          tags: row?.tags ?? {},
+          error: s.known === 0 ? null : s.wrong / s.known,
+          n: s.known,
+        };
+      })
+    : [];
+  const classes = equivalenceClasses(analysis, labels, r.rules.compare);
+  const plurality = classes[0] as EquivalenceClass;
+
+  const disagreeing = analysis.disagrees.flatMap((d, j) => (d ? [j] : []));
+  const offReference = analysis.errorShare.flatMap((e, j) => (e !== null && e > 0 ? [j] : []));
+  let witness: Witness<A> | null = null;
+  const incoherent = pickWitness(inputs, disagreeing);
+  if (incoherent !== null) witness = await buildWitness(r, inputs, incoherent, 'candidates disagree');
+  else {
+    const wrong = pickWitness(inputs, offReference);
+    if (wrong !== null) witness = await buildWitness(r, inputs, wrong, 'differs from the reference');
+  }
+
+  return {
+    task: task.name,
+    gen: r.genDescription,
+    seed: r.seed,
+    estimator,
+    equality: r.equalityName,
+    m: candidates.length,
+    n: inputs.length,
+    delta,
+    incoherence,
+    error,
+    candidateErrors,
+    errorLowerBound: incoherence ? Math.max(0, incoherence.estimate - incoherence.epsilon) / 2 : null,
+    disagreements: disagreeing.length,
+    unknown: analysis.unknown,
+    classes,
+    plurality,
+    majority: plurality.share > 0.5 ? plurality : null,
+    semanticEntropy: semanticEntropy(classes),
+    witness,
+    durationMs: performance.now() - started,
+    matrix,
+  };
+};

@@ -1,0 +1,240 @@
+import { type Candidate, isCandidate } from '../candidates/index.ts';
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import type { RunOptions } from '../exec/run.ts';
+import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
+import { isTask, type Task } from '../task/index.ts';
+import { comparator, type Equality } from '../values/index.ts';
+import type { CellRules } from './cells.ts';
+
+/** Options shared by {@link measure} and {@link detect}. All optional. @public */
+export interface CommonOptions<A extends Args = Args> {
+  /**
+   * The inputs: a Gen (drawn with `seed`) or a fixed list of argument tuples.
+   * @defaultValue the task's `inputs`
+   */
+  inputs?: Gen<A> | readonly A[];
+  /**
+   * Seed of every random choice (the inputs drawn, the pairs of the `paired` estimator). The same
+   * seed replays the same run; failure messages print it.
+   * @defaultValue 42
+   */
+  seed?: number;
+  /**
+   * How outputs are compared.
+   * @defaultValue the task's equality, else `'python'` when every candidate is Python, else `'strict'`
+   */
+  equality?: Equality;
+  /**
+   * Two errors agree when their class names match; with this, their messages must match too.
+   * @defaultValue false
+   */
+  compareErrorMessages?: boolean;
+  /**
+   * Shrink the witness (a distinguishing input) while the disagreement persists; a number caps
+   * the shrink steps (each runs every candidate once).
+   * @defaultValue 200 steps
+   */
+  shrink?: boolean | number;
+  /** Execution limits (per-call timeout, memory, budget). */
+  run?: Omit<RunOptions, 'signal' | 'onProgress'>;
+  signal?: AbortSignal;
+}
+
+/** Which estimator of incoherence {@link measure} uses. @public */
+export type Estimator = 'all-pairs' | 'paired';
+
+/** Options of {@link measure}. @public */
+export interface MeasureOptions<A extends Args = Args> extends CommonOptions<A> {
+  /**
+   * Inputs to draw from a Gen (a fixed list is used whole unless `n` is given).
+   * @defaultValue 1000
+   */
+  n?: number;
+  /**
+   * Confidence parameter: intervals hold with probability at least 1 − δ.
+   * @defaultValue 0.05
+   */
+  delta?: number;
+  /**
+   * `all-pairs`: per input, the share of unordered candidate pairs that disagree (lower variance);
+   * `paired`: one random pair of distinct candidates per input (the paper's Algorithm 2).
+   * @defaultValue 'all-pairs'
+   */
+  estimator?: Estimator;
+}
+
+/** Options of {@link detect}. @public */
+export interface DetectOptions<A extends Args = Args> extends CommonOptions<A> {
+  /**
+   * Incoherence threshold ε: "no disagreement" certifies incoherence ≤ ε.
+   * @defaultValue 0.05
+   */
+  epsilon?: number;
+  /**
+   * Confidence parameter: a coder with incoherence ≥ ε escapes detection with probability ≤ δ.
+   * @defaultValue 0.05
+   */
+  delta?: number;
+}
+
+/** The resolved form shared by measure and detect. @internal */
+export interface Resolved<A extends Args = Args> {
+  readonly task: Task<A>;
+  readonly candidates: readonly Candidate[];
+  readonly source: Gen<A> | readonly A[];
+  readonly gen: Gen<A> | null;
+  readonly genDescription: string;
+  readonly seed: number;
+  readonly rules: CellRules;
+  readonly equalityName: string;
+  readonly shrinkSteps: number;
+  readonly run: Omit<RunOptions, 'signal' | 'onProgress'>;
+  readonly signal: AbortSignal | undefined;
+}
+
+export const DEFAULT_SEED = 42;
+const DEFAULT_SHRINK_STEPS = 200;
+
+const invalid = (where: string, field: string, rule: string, got: unknown, fix: string): never => {
+  throw new CrosscheckError(
+    'INVALID_OPTION',
+    `${where}: \`${field}\` ${rule}, got ${describeValue(got)}. ${fix}`,
+    { where: `${where.replace(/\)$/, '')}, { ${field} })` },
+  );
+};
+
+/** The default equality of DESIGN.md: Python semantics for an all-Python pool, strict otherwise. */
+export const defaultEquality = (task: Task, candidates: readonly Candidate[]): Equality =>
+  task.equality ??
+  (candidates.length > 0 && candidates.every((c) => c.kind === 'source' && c.language === 'python')
+    ? 'python'
+    : 'strict');
+
+const readSeed = (where: string, seed: unknown): number => {
+  if (seed === undefined) return DEFAULT_SEED;
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
+    invalid(
+      where,
+      'seed',
+      'must be an integer',
+      seed,
+      'Pass e.g. { seed: 42 }; the same seed replays the run.',
+    );
+  }
+  return seed as number;
+};
+
+const readShrink = (where: string, shrink: unknown): number => {
+  if (shrink === undefined || shrink === true) return DEFAULT_SHRINK_STEPS;
+  if (shrink === false) return 0;
+  if (typeof shrink !== 'number' || !Number.isInteger(shrink) || shrink < 0) {
+    invalid(
+      where,
+      'shrink',
+      'must be a boolean or a non-negative integer number of steps',
+      shrink,
+      'Pass e.g. { shrink: 100 }.',
+    );
+  }
+  return shrink as number;
+};
+
+const readSource = <A extends Args>(where: string, task: Task<A>, inputs: unknown): Gen<A> | readonly A[] => {
+  const source = inputs ?? task.inputs;
+  if (isGen(source)) return source as Gen<A>;
+  if (Array.isArray(source) && source.length > 0 && source.every(Array.isArray))
+    return source as unknown as readonly A[];
+  return invalid(
+    where,
+    'inputs',
+    'must be a Gen (from gen.*) or a non-empty array of argument tuples, here or in defineTask({ inputs })',
+    source,
+    'Pass e.g. { inputs: gen.fromSignature("(xs: number[]) => number") } or { inputs: [[[1, 2]], [[3]]] }.',
+  );
+};
+
+/** Validates the task, candidates and shared options (one reader per field). @internal */
+export const resolveCommon = <A extends Args>(
+  where: string,
+  task: Task<A>,
+  candidates: readonly Candidate[],
+  raw: CommonOptions<A> | undefined,
+  minCandidates: number,
+): Resolved<A> => {
+  if (!isTask(task)) {
+    throw new CrosscheckError(
+      'INVALID_TASK',
+      `${where}: \`task\` must come from defineTask(), got ${describeValue(task)}.`,
+      {
+        where,
+      },
+    );
+  }
+  if (!Array.isArray(candidates) || candidates.length < minCandidates || !candidates.every(isCandidate)) {
+    throw new CrosscheckError(
+      'INVALID_CANDIDATES',
+      `${where}: \`candidates\` must be an array of at least ${minCandidates} candidate${minCandidates === 1 ? '' : 's'} (from candidates.fromFunctions or fromSources), got ${describeValue(candidates)}.${minCandidates > 1 ? ' Agreement needs two programs to compare.' : ''}`,
+      { where },
+    );
+  }
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null)) {
+    invalid(where, 'options', 'must be an object', raw, 'Pass e.g. { seed: 42 }.');
+  }
+  const options: CommonOptions<A> = Object.assign(Object.create(null), raw);
+  const source = readSource(where, task, options.inputs);
+  const gen = isGen(source) ? (source as Gen<A>) : null;
+  const equality = options.equality ?? defaultEquality(task, candidates);
+  let compare: ReturnType<typeof comparator>;
+  try {
+    compare = comparator(equality);
+  } catch (error) {
+    throw new CrosscheckError('INVALID_OPTION', `${where}: ${(error as Error).message}`, {
+      where: `${where}, { equality }`,
+      cause: error,
+    });
+  }
+  return {
+    task,
+    candidates,
+    source,
+    gen,
+    genDescription: gen ? gen.description : `${(source as readonly A[]).length} fixed inputs`,
+    seed: readSeed(where, options.seed),
+    rules: { compare, compareErrorMessages: options.compareErrorMessages === true },
+    equalityName: typeof equality === 'function' ? 'custom' : equality,
+    shrinkSteps: readShrink(where, options.shrink),
+    run: options.run ?? {},
+    signal: options.signal,
+  };
+};
+
+/** Reads a probability option strictly between 0 and 1. @internal */
+export const readProbability = (where: string, field: string, value: unknown, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value >= 1) {
+    invalid(
+      where,
+      field,
+      'must be a number strictly between 0 and 1',
+      value,
+      `Pass e.g. { ${field}: 0.05 }.`,
+    );
+  }
+  return value as number;
+};
+
+/** Reads a positive integer count option. @internal */
+export const readCount = (where: string, field: string, value: unknown, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    invalid(where, field, 'must be a positive integer', value, `Pass e.g. { ${field}: 1000 }.`);
+  }
+  return value as number;
+};
+
+/** Draws (or takes) the inputs: `n` from a Gen with the seed, or the first `n` of a fixed list. @internal */
+export const drawInputs = async <A extends Args>(r: Resolved<A>, n: number | undefined): Promise<A[]> => {
+  if (r.gen) return r.gen.generate(n ?? 1000, { seed: r.seed, signal: r.signal });
+  const list = r.source as readonly A[];
+  return [...(n === undefined ? list : list.slice(0, n))];
+};

@@ -1,20 +1,83 @@
 /**
  * crosscheck: oracle-free correctness checks for LLM-generated code.
+ *
+ * Values cross every process and thread boundary in one tagged-JSON codec; `run` executes
+ * candidates (trusted functions, sandboxed JS/TS, Python, any command) on inputs and returns the
+ * outcome matrix; `gen` makes the inputs.
  * @packageDocumentation
  */
-
-export type {
-  Candidate,
-  CandidateProblem,
-  CandidateTags,
-  CommandCandidate,
-  FunctionCandidate,
-  SourceCandidate,
-  SourceLanguage,
+export {
+  type Candidate,
+  type CandidateOptions,
+  type CandidateProblem,
+  type CandidateTags,
+  type CommandCandidate,
+  type CommandOptions,
+  candidates,
+  extractCode,
+  type FunctionCandidate,
+  fromCommand,
+  fromFunctions,
+  fromSources,
+  isCandidate,
+  type SourceCandidate,
+  type SourceLanguage,
+  type SourceOptions,
+  type SourceSpec,
 } from './candidates/index.ts';
-export * as candidates from './candidates/index.ts';
 export { CrosscheckError, type CrosscheckErrorCode, isCrosscheckError } from './errors/index.ts';
-export * from './exec/index.ts';
-export { type Args, type Gen, isGen } from './inputs/gen-contract.ts';
+export {
+  type CandidateRunStats,
+  type CrashOutcome,
+  closeSandboxPools,
+  describeOutcome,
+  type ErrorOutcome,
+  type ExecLimits,
+  fromWireOutcome,
+  type InvalidOutcome,
+  type MatrixRow,
+  type Outcome,
+  type OutcomeKind,
+  type OutcomeMatrix,
+  type RunOptions,
+  run,
+  type TimeoutOutcome,
+  toWireOutcome,
+  type ValueOutcome,
+  valueOutcome,
+  type WireOutcome,
+} from './exec/index.ts';
+export { closePythonWorkers, configurePython, type PythonOptions } from './exec/python/index.ts';
+export {
+  type Args,
+  CrosscheckGen,
+  type Gen,
+  type GenerateOptions,
+  gen,
+  isGen,
+  type ShrinkWitnessOptions,
+  type ShrunkWitness,
+  shrinkWitness,
+} from './inputs/index.ts';
 export { defineTask, isTask, type Task, type TaskSpec } from './task/index.ts';
-export * from './values/index.ts';
+export {
+  type Comparator,
+  Complex,
+  comparator,
+  decode,
+  type EncodeLimits,
+  type Equality,
+  type EqualityMode,
+  encode,
+  FrozenSet,
+  formatTagged,
+  fromWire,
+  type PreparedValue,
+  PyDict,
+  PyFloat,
+  pyFloat,
+  type Tagged,
+  Tuple,
+  toWire,
+  tuple,
+} from './values/index.ts';

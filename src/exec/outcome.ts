@@ -1,5 +1,6 @@
 import { decode } from '../values/codec.ts';
 import type { Tagged } from '../values/codec-core.ts';
+import { formatTagged } from '../values/format.ts';
 
 /**
  * What one call of a candidate on one input produced (DESIGN.md "Values and outcomes").
@@ -127,10 +128,8 @@ export const toWireOutcome = (o: Outcome): WireOutcome => {
 /** A one-line human description of an outcome, for messages and reports. @public */
 export const describeOutcome = (o: Outcome): string => {
   switch (o.kind) {
-    case 'value': {
-      const text = JSON.stringify(o.tagged);
-      return text.length > 200 ? `${text.slice(0, 197)}...` : text;
-    }
+    case 'value':
+      return formatTagged(o.tagged);
     case 'invalid':
       return `invalid input (${o.name}: ${o.message})`;
     case 'error':

@@ -25,3 +25,4 @@ export {
   type EqualityMode,
   type PreparedValue,
 } from './equality.ts';
+export { formatTagged } from './format.ts';

@@ -67,7 +67,9 @@ const GOOD = ['good-sum.js', 'good-map.ts'];
 const HOSTILE = Object.keys(EXPECTED);
 const INPUTS = [[[1, 2, 3]], [[4, 5]], [[]], [[10]]];
 const task = defineTask({ name: 'total', description: 'Sum of a list of numbers.' });
-const OPTIONS = { timeoutMs: 400, memoryMb: 64, budgetMs: 60_000 };
+// Generous enough that a heap bomb reaches its 64 MB limit (a crash) before the call limit,
+// even on a busy machine.
+const OPTIONS = { timeoutMs: 1000, memoryMb: 64, budgetMs: 60_000 };
 
 describe('the JS sandbox on hostile programs', () => {
   let alone: OutcomeMatrix;

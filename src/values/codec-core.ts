@@ -68,10 +68,12 @@ export function createCodec(): CodecCore {
   const SetCtor = Set;
   const DateCtor = Date;
   const Uint8ArrayCtor = Uint8Array;
+  // `fn.apply` would look `apply` up on Function.prototype at call time, where a candidate can patch it.
+  const reflectApply = Reflect.apply;
   const uncurry =
     <T, A extends unknown[], R>(fn: (this: T, ...args: A) => R) =>
     (self: T, ...args: A): R =>
-      fn.apply(self, args);
+      reflectApply(fn, self, args) as R;
   const mapForEach = uncurry(
     MapCtor.prototype.forEach as (this: Map<unknown, unknown>, cb: (v: unknown, k: unknown) => void) => void,
   );
@@ -92,9 +94,29 @@ export function createCodec(): CodecCore {
   const u8Proto = Uint8ArrayCtor.prototype;
   const objectProto = ObjectCtor.prototype;
 
-  class Tuple extends Array {}
-  class FrozenSet extends SetCtor {}
-  class PyDict extends MapCtor {}
+  class Tuple extends Array {
+    // The implicit constructor spreads its arguments into super(), which goes through
+    // Array.prototype[Symbol.iterator]; this one behaves like Array's without that lookup.
+    constructor(...items: unknown[]) {
+      super();
+      if (items.length === 1 && typeof items[0] === 'number') this.length = items[0];
+      else for (let i = 0; i < items.length; i++) this[i] = items[i];
+    }
+  }
+  class FrozenSet extends (SetCtor as new (items?: Iterable<unknown> | null) => Set<unknown>) {
+    constructor(items?: Iterable<unknown> | null) {
+      if (items === undefined || items === null) super();
+      else super(items);
+    }
+  }
+  class PyDict extends (MapCtor as new (
+    entries?: Iterable<readonly [unknown, unknown]> | null,
+  ) => Map<unknown, unknown>) {
+    constructor(entries?: Iterable<readonly [unknown, unknown]> | null) {
+      if (entries === undefined || entries === null) super();
+      else super(entries);
+    }
+  }
   class PyFloat {
     readonly value: number;
     constructor(value: number) {
@@ -333,7 +355,11 @@ export function createCodec(): CodecCore {
   };
 
   function encode(value: unknown, rawLimits?: Partial<EncodeLimits>): Tagged {
-    const saved = [budget, limitBytes, limitDepth, path] as const;
+    // Saved in plain variables: array destructuring would go through a patchable Symbol.iterator.
+    const savedBudget = budget;
+    const savedLimitBytes = limitBytes;
+    const savedLimitDepth = limitDepth;
+    const savedPath = path;
     limitBytes = rawLimits?.maxBytes ?? 16 * 1024 * 1024;
     limitDepth = rawLimits?.maxDepth ?? 1000;
     budget = limitBytes;
@@ -341,7 +367,10 @@ export function createCodec(): CodecCore {
     try {
       return enc(value, 0);
     } finally {
-      [budget, limitBytes, limitDepth, path] = saved;
+      budget = savedBudget;
+      limitBytes = savedLimitBytes;
+      limitDepth = savedLimitDepth;
+      path = savedPath;
     }
   }
 
@@ -448,7 +477,7 @@ export function createCodec(): CodecCore {
   }
 
   const arrayProto = Array.prototype;
-  const hasOwn = ObjectCtor.prototype.hasOwnProperty;
+  const hasOwn = uncurry(ObjectCtor.prototype.hasOwnProperty as (this: object, k: PropertyKey) => boolean);
   const toJsonReachable = (): boolean =>
     'toJSON' in objectProto || 'toJSON' in arrayProto || getProto(arrayProto) !== objectProto;
 
@@ -468,7 +497,7 @@ export function createCodec(): CodecCore {
     let first = true;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i] as string;
-      if (!hasOwn.call(x, k)) continue;
+      if (!hasOwn(x, k)) continue;
       out += `${first ? '' : ','}${jsonStringify(k)}:${walkJson((x as Record<string, unknown>)[k])}`;
       first = false;
     }

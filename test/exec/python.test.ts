@@ -389,3 +389,36 @@ describe('python runner: process lifetime', () => {
     });
   });
 });
+
+describe('python runner: pool', () => {
+  afterEach(() => configurePython({}));
+
+  it('should keep good candidates exact while others crash their workers in a pool of three', async () => {
+    // Arrange
+    configurePython({ workers: 3 });
+    const good = (k: number) => `def f(x):\n    return x * ${k}\n`;
+    const crashing = 'import os\n\ndef f(x):\n    if x % 2:\n        os._exit(1)\n    return -x\n';
+    const sources = [good(1), crashing, good(2), crashing, good(3), good(4)];
+    const inputs = Array.from({ length: 8 }, (_, i) => [i]);
+
+    // Act
+    const matrix = await run(task, python(sources), inputs);
+
+    // Assert
+    for (const [row, k] of [
+      [0, 1],
+      [2, 2],
+      [4, 3],
+      [5, 4],
+    ] as const) {
+      expect(values(matrix.outcomes[row])).toEqual(inputs.map(([x]) => (x as number) * k));
+      expect(matrix.candidates[row]?.stats).toMatchObject({ crashes: 0, restarts: 0 });
+    }
+    for (const row of [1, 3]) {
+      expect(values(matrix.outcomes[row])).toEqual(
+        inputs.map(([x]) => ((x as number) % 2 ? 'crash' : 0 - (x as number))),
+      );
+      expect(matrix.candidates[row]?.stats).toMatchObject({ crashes: 4, restarts: 4 });
+    }
+  });
+});

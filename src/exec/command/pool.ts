@@ -15,6 +15,7 @@ export class WorkerPool {
   #idle: WorkerProcess[] = [];
   #count = 0;
   #waiters: Array<{ resolve: (w: WorkerProcess) => void; reject: (e: unknown) => void }> = [];
+  #closed = false;
 
   constructor(spec: WorkerSpec, size: number) {
     this.spec = spec;
@@ -58,6 +59,12 @@ export class WorkerPool {
       waiter.resolve(w);
       return;
     }
+    // Jobs that were running when the pool closed finish; their workers then stop.
+    if (this.#closed) {
+      this.#count--;
+      void w.kill();
+      return;
+    }
     w.setBusy(false);
     this.#idle.push(w);
   }
@@ -74,8 +81,9 @@ export class WorkerPool {
     if (waiter) this.#startOne().then(waiter.resolve, waiter.reject);
   }
 
-  /** Stops every idle worker (busy ones stop when released to a closed pool is not supported: close after runs). */
+  /** Stops every idle worker now; busy ones stop when their job releases them. */
   async close(): Promise<void> {
+    this.#closed = true;
     const idle = this.#idle;
     this.#idle = [];
     this.#count -= idle.length;

@@ -389,6 +389,9 @@ export function createCodec(): CodecCore {
     return NumberCtor(x);
   };
 
+  // Sets and maps store -0 as +0, which would go back to Python as the int 0: box it.
+  const keyOf = (x: unknown): unknown => (x === 0 && 1 / (x as number) < 0 ? new PyFloat(-0) : x);
+
   function decode(t: Tagged): unknown {
     if (t === null || typeof t !== 'object') return t;
     if (isArray(t)) {
@@ -410,7 +413,7 @@ export function createCodec(): CodecCore {
         case '$frozenset': {
           const out = keys[0] === '$set' ? new SetCtor() : new FrozenSet();
           const items = body as Tagged[];
-          for (let i = 0; i < items.length; i++) setAdd(out, decode(items[i] as Tagged));
+          for (let i = 0; i < items.length; i++) setAdd(out, keyOf(decode(items[i] as Tagged)));
           return out;
         }
         case '$dict':
@@ -419,7 +422,7 @@ export function createCodec(): CodecCore {
           const items = body as Tagged[][];
           for (let i = 0; i < items.length; i++) {
             const pair = items[i] as Tagged[];
-            mapSet(out, decode(pair[0] as Tagged), decode(pair[1] as Tagged));
+            mapSet(out, keyOf(decode(pair[0] as Tagged)), decode(pair[1] as Tagged));
           }
           return out;
         }

@@ -152,17 +152,10 @@ class SchemaCompiler {
     const maxLength = this.options.maxLength ?? 100;
     switch (type) {
       case 'string': {
-        if (typeof s.pattern === 'string') {
-          let re: RegExp;
-          try {
-            re = new RegExp(s.pattern);
-          } catch {
-            return fail(`${path}/pattern`, '`pattern` must be a valid regular expression', s.pattern, '');
-          }
-          return fc.stringMatching(re, { size: this.options.size });
-        }
+        // zod emits a known format together with its own regex; the format's generator is the better fit.
         if (typeof s.format === 'string' && FORMATS[s.format])
           return (FORMATS[s.format] as () => fc.Arbitrary<string>)();
+        if (typeof s.pattern === 'string') return this.compilePattern(s.pattern, path);
         const minLength = num(s, 'minLength', path) ?? 0;
         const max = num(s, 'maxLength', path);
         return fc.string({
@@ -189,6 +182,25 @@ class SchemaCompiler {
       type,
       'Fix the schema, or describe the inputs with gen.fromArbitrary(...).',
     );
+  }
+
+  private compilePattern(pattern: string, path: string): fc.Arbitrary<string> {
+    let re: RegExp;
+    try {
+      re = new RegExp(pattern);
+    } catch {
+      return fail(`${path}/pattern`, '`pattern` must be a valid regular expression', pattern, '');
+    }
+    try {
+      return fc.stringMatching(re, { size: this.options.size });
+    } catch (error) {
+      return fail(
+        `${path}/pattern`,
+        `\`pattern\` uses regular-expression syntax fast-check cannot generate from (${(error as Error).message})`,
+        pattern,
+        'Simplify the pattern, or describe the inputs with gen.fromArbitrary(...).',
+      );
+    }
   }
 
   private compileNumber(

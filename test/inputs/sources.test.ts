@@ -116,6 +116,29 @@ describe('gen.fromJsonSchema', () => {
   });
 });
 
+describe('gen.fromJsonSchema string rules', () => {
+  it('should generate strings matching a pattern and prefer a known format over its regex', async () => {
+    const schema = {
+      type: 'array',
+      prefixItems: [
+        { type: 'string', pattern: '^[a-z]{2,4}-\\d{2}$' },
+        // zod 4 exports z.email() as a format plus its own (lookahead-using) regex.
+        {
+          type: 'string',
+          format: 'email',
+          pattern:
+            "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$",
+        },
+      ],
+    };
+    const inputs = await gen.fromJsonSchema(schema).generate(50, { seed: 1 });
+    for (const [code, email] of inputs as [string, string][]) {
+      expect(code).toMatch(/^[a-z]{2,4}-\d{2}$/);
+      expect(email).toContain('@');
+    }
+  });
+});
+
 describe('gen.fromExamples', () => {
   it('should infer the shape of the examples and include them', async () => {
     const examples = [

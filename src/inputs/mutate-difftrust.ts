@@ -1,5 +1,5 @@
 import { comparator, encode, PyDict, pyFloat } from '../values/index.ts';
-import { collectNodes, replaceAt } from './mutation-tree.ts';
+import { countNodes, nodeAt, replaceAt } from './mutation-tree.ts';
 import type { Rng } from './rng.ts';
 import { kindOf, numberOf, sameSequence } from './value-kind.ts';
 
@@ -167,8 +167,7 @@ const mutateNode = (v: unknown, rng: Rng): unknown => {
 export const mutateDifftrust = (value: unknown, count: number, rng: Rng): unknown => {
   let current = value;
   for (let i = 0; i < count; i++) {
-    const nodes = collectNodes(current);
-    const node = nodes[rng.int(0, nodes.length - 1)] as (typeof nodes)[number];
+    const node = nodeAt(current, rng.int(0, countNodes(current) - 1));
     current = replaceAt(current, node.path, mutateNode(node.value, rng));
   }
   return current;

@@ -36,17 +36,32 @@ export const childrenOf = (v: unknown): unknown[] => {
 
 export const isContainer = (v: unknown): boolean => descend(kindOf(v));
 
-/** Every node of a value, in pre-order. */
-export const collectNodes = (root: unknown): Node[] => {
-  const out: Node[] = [];
-  const visit = (v: unknown, path: number[]): void => {
-    out.push({ path, value: v });
-    if (!isContainer(v)) return;
+/** How many nodes a value has (itself included). */
+export const countNodes = (v: unknown): number => {
+  if (!isContainer(v)) return 1;
+  let n = 1;
+  for (const child of childrenOf(v)) n += countNodes(child);
+  return n;
+};
+
+/** The node with pre-order index `index`, found by skipping whole subtrees: no per-node allocation. */
+export const nodeAt = (root: unknown, index: number): Node => {
+  const path: number[] = [];
+  let v = root;
+  let k = index;
+  while (k > 0) {
+    k--; // step past the current node into its children
     const children = childrenOf(v);
-    for (let i = 0; i < children.length; i++) visit(children[i], [...path, i]);
-  };
-  visit(root, []);
-  return out;
+    let i = 0;
+    for (; i < children.length; i++) {
+      const size = countNodes(children[i]);
+      if (k < size) break;
+      k -= size;
+    }
+    path.push(i);
+    v = children[i];
+  }
+  return { path, value: v };
 };
 
 /** Builds a container like `like` from a flat child list (dicts: key, value, key, value, ...). */

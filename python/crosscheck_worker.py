@@ -19,6 +19,19 @@ import signal
 import sys
 import time
 
+# Every builtin the harness uses, bound as a module global: global lookups find these first, so
+# a candidate that rebinds builtins.repr or builtins.RecursionError cannot change how results
+# are encoded or how the harness catches errors.
+for _name in (
+    "all", "any", "bool", "bytearray", "bytes", "callable", "complex", "dict", "float", "frozenset",
+    "getattr", "hasattr", "id", "int", "isinstance", "len", "list", "map", "max", "memoryview", "min",
+    "repr", "set", "setattr", "sorted", "str", "tuple", "type", "zip", "BaseException", "Exception",
+    "AttributeError", "KeyError", "MemoryError", "OSError", "OverflowError", "PermissionError",
+    "RecursionError", "TypeError", "ValueError",
+):
+    globals()[_name] = getattr(builtins, _name)
+del _name
+
 PROTOCOL = 1
 MAX_SAFE = 2**53
 FLUSH_SECONDS = 0.025
@@ -396,6 +409,7 @@ def _install_audit(workdir):
         "ctypes.call_function": "calling native code",
         "ctypes.addressof": "raw memory access",
         "ctypes.cdata": "raw memory access",
+        "_thread.start_new_thread": "starting threads",
         "resource.setrlimit": "changing resource limits",
         "resource.prlimit": "changing resource limits",
         "gc.get_objects": "inspecting the harness",
@@ -462,7 +476,8 @@ def _install_audit(workdir):
 
 
 def _block_process_creation():
-    """Friendly errors for the common spellings; the audit hook covers the rest."""
+    """Friendly errors for the common spellings; the audit hook covers the rest. Threads too:
+    one would outlive its call and could end the worker under a later candidate."""
 
     def refuser(what):
         def refuse(*_a, **_k):
@@ -478,6 +493,14 @@ def _block_process_creation():
     for name in ("kill", "killpg"):
         if hasattr(os, name):
             setattr(os, name, refuser("sending signals"))
+    import _thread
+    import threading  # imported now so that its own reference to _thread is patched too
+
+    for module in (_thread, threading):
+        for name in ("start_new_thread", "start_new", "start_joinable_thread", "_start_new_thread",
+                     "_start_joinable_thread"):
+            if hasattr(module, name):
+                setattr(module, name, refuser("starting threads"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -523,6 +546,11 @@ class Worker:
         self.start[0] = math.inf
 
     def _reset_process_state(self):
+        """Undoes process-wide changes a candidate may have made, before and after each batch."""
+        b = builtins.__dict__
+        if len(b) != len(self.base_builtins) or any(b.get(k) is not v for k, v in self.base_builtins.items()):
+            b.clear()
+            b.update(self.base_builtins)
         sys.setrecursionlimit(self.base_recursion)
         sys.stdout = sys.stderr = _Sink()
         sys.stdin = None

@@ -95,6 +95,22 @@ const CASES: readonly Case[] = [
     expected: [{ kind: 'crash', reason: 'the worker exited with code 1' }],
   },
   {
+    name: 'thread_bomb',
+    inputs: [[1]],
+    expected: [error('PermissionError', 'crosscheck: starting threads is not allowed for a candidate')],
+  },
+  { name: 'patch_builtins', inputs: [[1]], expected: [{ value: 'patched' }] },
+  {
+    name: 'cyclic_result',
+    inputs: [[1]],
+    expected: [error('Unserializable', 'the value contains a cycle (an object that contains itself)')],
+  },
+  {
+    name: 'deep_result',
+    inputs: [[1]],
+    expected: [error('Unserializable', 'the value is nested too deeply to send')],
+  },
+  {
     name: 'huge_output',
     inputs: [[1]],
     maxOutputBytes: 1_000_000,

@@ -55,7 +55,7 @@ const RULES: Record<EqualityMode, NormalRules & { relTol: number }> = {
   },
 };
 
-/** A prepared value: its exact canonical key, and whether a tolerance could still make it equal to another. */
+/** A prepared value: its exact canonical key, and whether a tolerance could still make it equal to another (it holds a float). */
 export interface PreparedValue {
   readonly key: string;
   readonly inexact: boolean;
@@ -67,8 +67,8 @@ export interface PreparedValue {
 
 /**
  * Compares tagged values under one equality mode. `key` is exact (equal keys ⇒ equal values);
- * `equal` adds the tolerance only when both sides hold non-integral floats, so the common case is
- * one string comparison.
+ * `equal` adds the tolerance only when both sides hold floats, and then only between two floats
+ * (ints stay exact, except in difftrust), so the common case is one string comparison.
  * @public
  */
 export interface Comparator {
@@ -102,6 +102,7 @@ export const comparator = (equality: Equality): Comparator => {
     );
   }
   const rules = RULES[equality];
+  const tolerance = { relTol: rules.relTol, ints: equality === 'difftrust', orderedMaps: rules.orderedMaps };
   const prepare = (tagged: Tagged): PreparedValue => {
     const normal = toNormal(tagged, rules);
     return { key: normalKey(normal), inexact: hasInexact(normal), normal, tagged };
@@ -112,7 +113,7 @@ export const comparator = (equality: Equality): Comparator => {
       // Exact values can only equal within tolerance in difftrust, where integers are close too.
       if (equality !== 'difftrust') return false;
     }
-    return tolerantEqual(a.normal as Normal, b.normal as Normal, rules.relTol);
+    return tolerantEqual(a.normal as Normal, b.normal as Normal, tolerance);
   };
   return { mode: equality, prepare, equal, equalTagged: (a, b) => equal(prepare(a), prepare(b)) };
 };

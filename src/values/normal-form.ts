@@ -9,7 +9,7 @@ export type Normal =
   | { t: 'null' }
   | { t: 'undef' }
   | { t: 'bool'; v: boolean }
-  /** `inexact` marks non-integral floats: the only values a tolerance applies to. */
+  /** `inexact` marks finite floats (integral or not): the only values a tolerance applies to. */
   | { t: 'num'; k: 'int' | 'float' | 'num'; v: number; big: string | null; inexact: boolean }
   | { t: 'complex'; re: number; im: number }
   | { t: 'str'; v: string }
@@ -37,12 +37,13 @@ export interface NormalRules {
 
 const SAFE = 2 ** 53;
 
-const numberNode = (v: number, k: 'int' | 'float' | 'num', rules: NormalRules): Normal => {
+/** `isFloat`: the value is a float (a `$float`, or a non-integral JSON number), not an int or bool. */
+const numberNode = (v: number, k: 'int' | 'float' | 'num', rules: NormalRules, isFloat: boolean): Normal => {
   const integral = Number.isInteger(v);
   const kind = rules.mergeIntFloat ? 'num' : k;
   // Python: 10**21 == 1e21. Integral values past 2^53 compare by their exact digits.
   const big = integral && Math.abs(v) >= SAFE ? BigInt(v).toString() : null;
-  return { t: 'num', k: kind, v: v === 0 ? 0 : v, big, inexact: !integral && Number.isFinite(v) };
+  return { t: 'num', k: kind, v: v === 0 ? 0 : v, big, inexact: isFloat && Number.isFinite(v) };
 };
 
 const specialNumber = (x: Tagged): number => {
@@ -65,9 +66,11 @@ export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
   if (t === null) return { t: 'null' };
   switch (typeof t) {
     case 'boolean':
-      return rules.boolIsNumber ? numberNode(t ? 1 : 0, 'int', rules) : { t: 'bool', v: t };
-    case 'number':
-      return numberNode(t, Number.isInteger(t) ? 'int' : 'float', rules);
+      return rules.boolIsNumber ? numberNode(t ? 1 : 0, 'int', rules, false) : { t: 'bool', v: t };
+    case 'number': {
+      const integral = Number.isInteger(t);
+      return numberNode(t, integral ? 'int' : 'float', rules, !integral);
+    }
     case 'string':
       return { t: 'str', v: t };
   }
@@ -102,18 +105,18 @@ export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
       );
     case '$float': {
       const v = specialNumber(body as Tagged);
-      return numberNode(v, 'float', rules);
+      return numberNode(v, 'float', rules, true);
     }
     case '$int': {
       const digits = body as string;
       const v = Number(digits);
-      const node = numberNode(v, 'int', rules) as Extract<Normal, { t: 'num' }>;
+      const node = numberNode(v, 'int', rules, false) as Extract<Normal, { t: 'num' }>;
       return { ...node, big: Math.abs(v) >= SAFE ? BigInt(digits).toString() : null };
     }
     case '$complex': {
       const [re, im] = (body as Tagged[]).map((x) => specialNumber(x));
       // Python: complex(3, 0) == 3.
-      if (rules.mergeIntFloat && im === 0) return numberNode(re as number, 'float', rules);
+      if (rules.mergeIntFloat && im === 0) return numberNode(re as number, 'float', rules, true);
       return { t: 'complex', re: re as number, im: im as number };
     }
     case '$bytes':
@@ -185,13 +188,13 @@ export const normalKey = (n: Normal): string => {
   return key;
 };
 
-/** True when the form holds a non-integral float anywhere (only then can a tolerance matter). */
+/** True when the form holds a finite float anywhere (only then can a tolerance matter). */
 export const hasInexact = (n: Normal): boolean => {
   switch (n.t) {
     case 'num':
       return n.inexact;
     case 'complex':
-      return !Number.isInteger(n.re) || !Number.isInteger(n.im);
+      return Number.isFinite(n.re) || Number.isFinite(n.im);
     case 'seq':
     case 'set':
       return n.items.some(hasInexact);
@@ -210,38 +213,81 @@ export const isClose = (a: number, b: number, relTol: number): boolean => {
   return Math.abs(a - b) <= relTol * Math.max(Math.abs(a), Math.abs(b));
 };
 
-/** Structural comparison of two normal forms with a relative tolerance on numbers. */
-export const tolerantEqual = (a: Normal, b: Normal, relTol: number): boolean => {
+/** How {@link tolerantEqual} applies its tolerance. */
+export interface Tolerance {
+  readonly relTol: number;
+  /** difftrust: ints and bools are within tolerance too; otherwise only two floats are. */
+  readonly ints: boolean;
+  /** difftrust: maps compare in iteration order; otherwise entries may match in any order. */
+  readonly orderedMaps: boolean;
+}
+
+/**
+ * Pairs each item of `a` with a distinct item of `b` it equals. Position by position first (the
+ * common case: both sorted alike); then greedily, since close floats can sort on either side of
+ * a third item by their keys.
+ */
+const matchAll = <T>(
+  a: readonly T[],
+  b: readonly T[],
+  eq: (x: T, y: T) => boolean,
+  ordered: boolean,
+): boolean => {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && eq(a[i] as T, b[i] as T)) i++;
+  if (i === a.length) return true;
+  if (ordered) return false;
+  const used = new Array<boolean>(b.length).fill(false);
+  for (let j = 0; j < i; j++) used[j] = true;
+  for (; i < a.length; i++) {
+    let found = false;
+    for (let j = 0; j < b.length && !found; j++) {
+      if (!used[j] && eq(a[i] as T, b[j] as T)) {
+        used[j] = true;
+        found = true;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+};
+
+/** Structural comparison of two normal forms with a relative tolerance on floats. */
+export const tolerantEqual = (a: Normal, b: Normal, tol: Tolerance): boolean => {
   if (a.t !== b.t) return false;
   switch (a.t) {
     case 'num': {
       const y = b as typeof a;
       if (a.k !== y.k) return false;
-      if (a.big !== null || y.big !== null) return a.big === y.big || isClose(a.v, y.v, relTol);
-      return isClose(a.v, y.v, relTol);
+      // Ints stay exact (Python ==): a tolerance applies only between two floats.
+      if (tol.ints || (a.inexact && y.inexact))
+        return (a.big !== null && a.big === y.big) || isClose(a.v, y.v, tol.relTol);
+      return numKey(a) === numKey(y);
     }
     case 'complex': {
       const y = b as typeof a;
-      return isClose(a.re, y.re, relTol) && isClose(a.im, y.im, relTol);
+      return isClose(a.re, y.re, tol.relTol) && isClose(a.im, y.im, tol.relTol);
     }
-    case 'seq':
+    case 'seq': {
+      const y = b as typeof a;
+      return a.k === y.k && matchAll(a.items, y.items, (p, q) => tolerantEqual(p, q, tol), true);
+    }
     case 'set': {
       const y = b as typeof a;
-      if (a.k !== y.k || a.items.length !== y.items.length) return false;
-      for (let i = 0; i < a.items.length; i++) {
-        if (!tolerantEqual(a.items[i] as Normal, y.items[i] as Normal, relTol)) return false;
-      }
-      return true;
+      return a.k === y.k && matchAll(a.items, y.items, (p, q) => tolerantEqual(p, q, tol), false);
     }
     case 'map': {
       const y = b as typeof a;
-      if (a.k !== y.k || a.entries.length !== y.entries.length) return false;
-      for (let i = 0; i < a.entries.length; i++) {
-        const [ka, va] = a.entries[i] as [Normal, Normal];
-        const [kb, vb] = y.entries[i] as [Normal, Normal];
-        if (!tolerantEqual(ka, kb, relTol) || !tolerantEqual(va, vb, relTol)) return false;
-      }
-      return true;
+      return (
+        a.k === y.k &&
+        matchAll(
+          a.entries,
+          y.entries,
+          ([ka, va], [kb, vb]) => tolerantEqual(ka, kb, tol) && tolerantEqual(va, vb, tol),
+          tol.orderedMaps,
+        )
+      );
     }
     default:
       return normalKey(a) === normalKey(b);

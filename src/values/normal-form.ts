@@ -239,16 +239,18 @@ const matchAll = <T>(
   if (i === a.length) return true;
   if (ordered) return false;
   const used = new Array<boolean>(b.length).fill(false);
-  for (let j = 0; j < i; j++) used[j] = true;
+  // Items of b before `lo` are all used: scans start there, so nearly aligned lists stay fast.
+  let lo = i;
   for (; i < a.length; i++) {
     let found = false;
-    for (let j = 0; j < b.length && !found; j++) {
+    for (let j = lo; j < b.length && !found; j++) {
       if (!used[j] && eq(a[i] as T, b[j] as T)) {
         used[j] = true;
         found = true;
       }
     }
     if (!found) return false;
+    while (lo < b.length && used[lo]) lo++;
   }
   return true;
 };

@@ -6,6 +6,7 @@ import { type RunOptions, run } from '../exec/run.ts';
 import { defineTask, isTask, type Task } from '../task/index.ts';
 import { argsKey } from './canonical-key.ts';
 import { type Args, GEN_BRAND, type Gen } from './gen-contract.ts';
+import { compareComplexity, complexity } from './structural-shrink.ts';
 
 /** Options of {@link CrosscheckGen.generate}. @public */
 export interface GenerateOptions {
@@ -269,8 +270,21 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
     const check: Check<A> = {
       label: 'reference',
       async test(batch, signal) {
-        const matrix = await run(task, [], batch, { signal, memoryMb: options.memoryMb });
-        const outcomes = matrix.reference?.outcomes ?? [];
+        // Smallest inputs first: when cost grows with size, a timeout budget spent on the big
+        // ones late in the batch still leaves the small ones judged.
+        const order = batch.map((args, i) => ({ i, size: complexity(args) }));
+        order.sort((a, b) => compareComplexity(a.size, b.size) || a.i - b.i);
+        const sorted = order.map((o) => batch[o.i] as A);
+        const matrix = await run(task, [], sorted, {
+          signal,
+          memoryMb: options.memoryMb,
+          timeoutMs: options.timeoutMs,
+        });
+        const sortedOutcomes = matrix.reference?.outcomes ?? [];
+        const outcomes: Outcome[] = new Array(batch.length);
+        order.forEach((o, k) => {
+          outcomes[o.i] = sortedOutcomes[k] as Outcome;
+        });
         const unavailable = outcomes.find((o) => o.kind === 'error' && o.name === 'RunnerUnavailable');
         if (unavailable) {
           throw new CrosscheckError(

@@ -244,6 +244,12 @@ const refine = (seed: Shape | null, declared: Shape | null): Shape | null => {
  * Inputs by mutating seed inputs (EvalPlus-style type-aware mutation, table 6 of the incoherence
  * paper). Each input picks a seed and mutates every argument; profile `typed` keeps types,
  * profile `difftrust` reproduces the paper tool's distribution.
+ *
+ * The typed profile infers one type per argument from all seeds (`list[int]`, `tuple[int, str]`,
+ * `dict[str, int] | None`, ...). Where the seeds leave an element type open (a list that is empty
+ * in every seed), `signature` can say it; otherwise new elements are small ints. Pass
+ * `language: 'python'` for Python candidates whose seeds happen to hold no Python-only values, so
+ * that a float mutated onto 4.0 stays a float.
  * @public
  */
 export const fromSeeds = (seeds: readonly Args[], options: SeedOptions = {}): CrosscheckGen<unknown[]> => {

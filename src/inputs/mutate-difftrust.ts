@@ -6,8 +6,11 @@ import { kindOf, numberOf, sameSequence } from './value-kind.ts';
 /**
  * The `difftrust` profile: the mutation distribution of the incoherence paper's tool, as
  * `shared/data/README.md` describes it, for comparing with the paper's numbers. Each mutation
- * picks one node of the argument uniformly and applies one operator of its type; inserted
- * "dummy" elements let types drift (a list of ints may gain a `None`).
+ * picks one node of the argument uniformly (pre-order, dict keys and values included) and applies
+ * one operator of its type; inserted "dummy" elements let types drift (a list of ints may gain a
+ * `None`). Where the README is terse, the paper's table 6 and its public artifact decide: a bool
+ * becomes a random bool (a flip half the time), floats move by U(-1, 1) twice as often as by
+ * U(-10, 10), dicts also swap and duplicate entries, and None, frozensets and other values stay.
  */
 
 const python = comparator('python');

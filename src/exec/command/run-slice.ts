@@ -167,11 +167,15 @@ class SliceRunner {
   #outcomeOf(item: unknown, timeoutMs: number): Outcome | string {
     let w = item;
     if (typeof item === 'string') {
-      if (item.startsWith('[0,') && item.endsWith(']')) return new TextValueOutcome(item.slice(3, -1));
       try {
+        // Parsed here to validate it (a worker's output is never trusted), but a value keeps
+        // only its text: the short-lived tree costs far less than 100,000 retained ones.
         w = JSON.parse(item);
       } catch {
         w = undefined;
+      }
+      if (Array.isArray(w) && w[0] === 0 && w.length === 2 && item.startsWith('[0,') && item.endsWith(']')) {
+        return new TextValueOutcome(item.slice(3, -1));
       }
     }
     if (!isWireOutcome(w)) return `a malformed outcome ${JSON.stringify(item).slice(0, 120)}`;

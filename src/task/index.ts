@@ -62,6 +62,17 @@ const fail = (field: string, rule: string, got: unknown, fix?: string): never =>
   );
 };
 
+/** A value as code for a fix hint (`3`, `"abc"`), falling back to its description. */
+const asLiteral = (value: unknown): string => {
+  try {
+    const text = JSON.stringify(value);
+    if (typeof text === 'string' && text.length <= 60) return text;
+  } catch {
+    // A cycle or a bigint: describe it instead.
+  }
+  return describeValue(value);
+};
+
 /**
  * Validates and freezes a task. Throws a {@link CrosscheckError} (`INVALID_TASK`) naming the bad
  * field, the rule and the fix.
@@ -83,7 +94,12 @@ export const defineTask = <A extends Args = Args>(spec: TaskSpec<A>): Task<A> =>
   if (signature !== undefined && typeof signature !== 'string')
     fail('signature', 'must be a string', signature);
   if (entry !== undefined && (typeof entry !== 'string' || !IDENT.test(entry))) {
-    fail('entry', 'must be a function name (an identifier)', entry);
+    fail(
+      'entry',
+      'must be a function name (an identifier)',
+      entry,
+      "Name the function the candidates define, e.g. entry: 'sortAsc'.",
+    );
   }
   if (inputs !== undefined && !isGen(inputs)) {
     if (!Array.isArray(inputs)) {
@@ -100,7 +116,7 @@ export const defineTask = <A extends Args = Args>(spec: TaskSpec<A>): Task<A> =>
           `inputs[${i}]`,
           'must be an argument tuple (an array of positional arguments)',
           args,
-          `Write [${describeValue(args)}] for a one-argument call.`,
+          `Write [${asLiteral(args)}] for a one-argument call.`,
         );
       }
     });
@@ -109,7 +125,13 @@ export const defineTask = <A extends Args = Args>(spec: TaskSpec<A>): Task<A> =>
   if (reference !== undefined) {
     if (typeof reference === 'function') ref = fromFunctions({ reference })[0];
     else if (isCandidate(reference)) ref = reference;
-    else fail('reference', 'must be a function or a candidate', reference);
+    else
+      fail(
+        'reference',
+        'must be a function or a candidate',
+        reference,
+        'For source code, pass a candidate: candidates.fromSources([code], { language, entry })[0].',
+      );
   }
   if (equality !== undefined) {
     try {
@@ -133,7 +155,7 @@ export const defineTask = <A extends Args = Args>(spec: TaskSpec<A>): Task<A> =>
     timeoutMs !== undefined &&
     (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
   ) {
-    fail('timeoutMs', 'must be a positive number of milliseconds', timeoutMs);
+    fail('timeoutMs', 'must be a positive number of milliseconds', timeoutMs, 'For example timeoutMs: 2000.');
   }
   const task: Task<A> = {
     name,

@@ -1,0 +1,37 @@
+import type { CrosscheckRecord, TestIdentity } from '../src/report/index.ts';
+
+/**
+ * What the matchers read from `this`: the part of the matcher context Vitest and Jest share.
+ * @public
+ */
+export interface MatcherContext {
+  readonly isNot: boolean;
+  readonly promise?: string;
+  readonly currentTestName?: string;
+  readonly testPath?: string;
+  readonly utils: {
+    matcherHint(
+      matcherName: string,
+      received?: string,
+      expected?: string,
+      options?: { isNot?: boolean; promise?: string; secondArgument?: string },
+    ): string;
+    EXPECTED_COLOR(text: string): string;
+    RECEIVED_COLOR(text: string): string;
+  };
+}
+
+/** What every crosscheck matcher returns: the host's result plus the record for the reporter. @public */
+export interface CrosscheckMatcherResult {
+  readonly pass: boolean;
+  readonly message: () => string;
+  readonly record: CrosscheckRecord;
+}
+
+/** Which test is asserting, as far as the host says. */
+export const testIdentity = (ctx: MatcherContext, matcher: string): TestIdentity => ({
+  file: ctx.testPath ?? null,
+  name: ctx.currentTestName ?? null,
+  matcher,
+  negated: ctx.isNot === true,
+});

@@ -1,0 +1,39 @@
+import type { CrosscheckRecord } from '../src/report/index.ts';
+import type { CrosscheckMatcherResult, MatcherContext } from './context.ts';
+import { matchers } from './index.ts';
+
+/** Where a host puts a record: Vitest's `task.meta`, Jest's record directory. */
+export type RecordSink = (context: MatcherContext, record: CrosscheckRecord) => void;
+
+type HostResult = { pass: boolean; message: () => string };
+type HostMatcher = (
+  this: MatcherContext,
+  received: unknown,
+  ...args: unknown[]
+) => HostResult | Promise<HostResult>;
+
+/**
+ * The matchers for `expect.extend`, each delivering its record to `sink` and returning the plain
+ * `{ pass, message }` the host expects. A synchronous matcher stays synchronous.
+ */
+export const withRecords = (sink: RecordSink): Record<keyof typeof matchers, HostMatcher> => {
+  const wrap = (
+    fn: (...args: never[]) => CrosscheckMatcherResult | Promise<CrosscheckMatcherResult>,
+  ): HostMatcher =>
+    function (this: MatcherContext, ...args: unknown[]) {
+      const deliver = (r: CrosscheckMatcherResult): HostResult => {
+        sink(this, r.record);
+        return { pass: r.pass, message: r.message };
+      };
+      const result = (
+        fn as (...a: unknown[]) => CrosscheckMatcherResult | Promise<CrosscheckMatcherResult>
+      ).apply(this, args);
+      return result instanceof Promise ? result.then(deliver) : deliver(result);
+    };
+  return {
+    toBeCoherentAcross: wrap(matchers.toBeCoherentAcross),
+    toHaveIncoherenceBelow: wrap(matchers.toHaveIncoherenceBelow),
+    toAgreeWithReference: wrap(matchers.toAgreeWithReference),
+    toRankLike: wrap(matchers.toRankLike),
+  };
+};

@@ -1,0 +1,45 @@
+/**
+ * `crosscheck/jest`: registers the matchers with Jest's `expect`. Each record is appended as one
+ * JSON line to a file in `$CROSSCHECK_RECORDS_DIR` (the reporter creates the directory and sets
+ * the variable before workers start); without it, records stay in memory ({@link jestRecords}).
+ * @packageDocumentation
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from '@jest/globals';
+import { type CrosscheckRecord, serializeRecord } from '../src/report/index.ts';
+import { withRecords } from './host.ts';
+import type { CrosscheckMatchers } from './types.ts';
+
+declare module 'expect' {
+  interface Matchers<R extends void | Promise<void>, T = unknown> extends CrosscheckMatchers<R> {}
+  interface AsymmetricMatchers extends Pick<CrosscheckMatchers<void>, 'toRankLike'> {}
+}
+
+declare global {
+  namespace jest {
+    // biome-ignore lint/complexity/noBannedTypes: must match @types/jest's own declaration
+    interface Matchers<R, T = {}> extends CrosscheckMatchers<R> {}
+    interface Expect extends Pick<CrosscheckMatchers<void>, 'toRankLike'> {}
+  }
+}
+
+const memory: CrosscheckRecord[] = [];
+
+/** Records of this worker, kept when `CROSSCHECK_RECORDS_DIR` is not set. @public */
+export const jestRecords = (): readonly CrosscheckRecord[] => memory;
+
+const deliver = (record: CrosscheckRecord): void => {
+  const dir = process.env.CROSSCHECK_RECORDS_DIR;
+  if (!dir) {
+    memory.push(record);
+    return;
+  }
+  mkdirSync(dir, { recursive: true });
+  // One file per worker process: appends from one process never interleave within a line.
+  appendFileSync(join(dir, `records-${process.pid}.jsonl`), `${serializeRecord(record)}\n`);
+};
+
+expect.extend(withRecords((_context, record) => deliver(record)) as never);
+
+export type { CrosscheckMatchers } from './types.ts';

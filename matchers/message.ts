@@ -1,0 +1,93 @@
+import { CrosscheckError, type CrosscheckErrorCode, describeValue } from '../src/errors/index.ts';
+import type { WitnessRecord } from '../src/report/index.ts';
+import type { MatcherContext } from './context.ts';
+
+/** The parts of a failure message; {@link formatMessage} lays them out the same way for every matcher. */
+export interface MessageParts {
+  /** `toBeCoherentAcross`. */
+  readonly matcher: string;
+  /** Names of the received value and the expected arguments in the hint line. */
+  readonly receivedName: string;
+  readonly expectedName: string;
+  readonly secondArgument?: string;
+  /** One sentence saying what happened. */
+  readonly summary: string;
+  readonly expected: string;
+  readonly received: string;
+  /** More labelled lines (Error, Classes, Unknown), printed as they come. */
+  readonly details?: ReadonlyArray<readonly [label: string, value: string]>;
+  readonly witness?: WitnessRecord | null;
+  /** The replay recipe: the seed and the option that reproduces the run. */
+  readonly replay?: { readonly seed: number; readonly option: string } | null;
+  readonly hints?: readonly string[];
+}
+
+const LABEL_WIDTH = 10;
+const label = (name: string): string => `${name}:`.padEnd(LABEL_WIDTH);
+
+const witnessLines = (w: WitnessRecord): string[] => {
+  const shrunk =
+    w.shrinkSteps === null
+      ? ''
+      : w.input === w.original
+        ? ` (not shrunk further in ${w.shrinkSteps} steps)`
+        : ` (shrunk from ${w.original} in ${w.shrinkSteps} steps)`;
+  const outputs = w.outputs.map((o) => `  ${o.labels.join(', ')} → ${o.outcome}`);
+  const reference = w.reference === null ? [] : [`  reference → ${w.reference}`];
+  return [`${label('Witness')}${w.input}${shrunk}`, ...outputs, ...reference];
+};
+
+/**
+ * The one message layout of crosscheck matchers: the hint line, a summary, labelled
+ * Expected/Received blocks, details, the witness with each class's output, the replay recipe
+ * (seed, witness, the reproducing option) and numbered hints.
+ */
+export const formatMessage = (ctx: MatcherContext, parts: MessageParts): string => {
+  const hint = ctx.utils.matcherHint(parts.matcher, parts.receivedName, parts.expectedName, {
+    isNot: ctx.isNot,
+    promise: ctx.promise,
+    ...(parts.secondArgument ? { secondArgument: parts.secondArgument } : {}),
+  });
+  const blocks: string[][] = [
+    [hint],
+    [parts.summary],
+    [
+      `${label('Expected')}${ctx.utils.EXPECTED_COLOR(parts.expected)}`,
+      `${label('Received')}${ctx.utils.RECEIVED_COLOR(parts.received)}`,
+      ...(parts.details ?? []).map(([name, value]) => `${label(name)}${value}`),
+    ],
+  ];
+  if (parts.witness) blocks.push(witnessLines(parts.witness));
+  if (parts.replay) {
+    const witness = parts.witness ? `; the witness alone: { inputs: [${parts.witness.input}] }` : '';
+    blocks.push([`${label('Replay')}seed ${parts.replay.seed}: pass ${parts.replay.option}${witness}`]);
+  }
+  if (parts.hints?.length) blocks.push(parts.hints.map((h, i) => `Hint ${i + 1}: ${h}`));
+  return blocks.map((b) => b.join('\n')).join('\n\n');
+};
+
+/** A number for messages: 3 significant digits, no float noise. */
+export const num = (x: number): string => String(Number(x.toPrecision(3)));
+
+/** A share as a percentage for messages. */
+export const pct = (x: number): string => `${num(x * 100)}%`;
+
+/**
+ * Misuse of a matcher (not a task, bad options) throws; failing returns. The stack starts at the
+ * user's `expect` call, not inside crosscheck.
+ */
+export const misuse = (
+  code: CrosscheckErrorCode,
+  matcher: string,
+  rule: string,
+  got: unknown,
+  fix: string,
+  // biome-ignore lint/complexity/noBannedTypes: any function can anchor a stack trace
+  anchor: Function,
+): never => {
+  const error = new CrosscheckError(code, `${matcher}: ${rule}, got ${describeValue(got)}. ${fix}`, {
+    where: matcher,
+  });
+  Error.captureStackTrace?.(error, anchor);
+  throw error;
+};

@@ -1,0 +1,108 @@
+import { type Candidate, fromFunctions, isCandidate } from '../src/candidates/index.ts';
+import { measure } from '../src/measure/index.ts';
+import { errorRecord } from '../src/report/index.ts';
+import { isTask, type Task } from '../src/task/index.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, testIdentity } from './context.ts';
+import { formatMessage, misuse, num, pct } from './message.ts';
+import type { AgreeWithReferenceOptions } from './types.ts';
+
+const NAME = 'toAgreeWithReference';
+
+const asCandidate = (received: unknown): Candidate | null => {
+  if (isCandidate(received)) return received;
+  if (typeof received === 'function') {
+    const fn = received as (...args: never[]) => unknown;
+    return fromFunctions({ [fn.name || 'candidate']: fn })[0] ?? null;
+  }
+  return null;
+};
+
+/**
+ * `await expect(candidate).toAgreeWithReference(task, { maxError })`: the candidate (or a trusted
+ * function) differs from the task's reference on at most a `maxError` share of inputs.
+ * @public
+ */
+export async function toAgreeWithReference(
+  this: MatcherContext,
+  received: Candidate | ((...args: never[]) => unknown),
+  task: Task,
+  options: AgreeWithReferenceOptions = {},
+): Promise<CrosscheckMatcherResult> {
+  const candidate = asCandidate(received);
+  if (!candidate) {
+    return misuse(
+      'INVALID_CANDIDATES',
+      NAME,
+      'the received value must be a candidate or a function',
+      received,
+      'Write expect(candidate).toAgreeWithReference(task).',
+      toAgreeWithReference,
+    );
+  }
+  if (!isTask(task)) {
+    misuse(
+      'INVALID_TASK',
+      NAME,
+      '`task` must come from defineTask()',
+      task,
+      'Write expect(candidate).toAgreeWithReference(task).',
+      toAgreeWithReference,
+    );
+  }
+  if (!task.reference) {
+    misuse(
+      'INVALID_TASK',
+      NAME,
+      `the task ${JSON.stringify(task.name)} must have a reference`,
+      task.reference,
+      'Give defineTask({ reference }), or compare candidates with toBeCoherentAcross.',
+      toAgreeWithReference,
+    );
+  }
+  const { maxError: rawMax, ...rest } = options ?? {};
+  const maxError = rawMax ?? 0;
+  if (typeof maxError !== 'number' || !(maxError >= 0 && maxError < 1)) {
+    misuse(
+      'INVALID_OPTION',
+      NAME,
+      '`maxError` must be a number in [0, 1)',
+      maxError,
+      'Pass e.g. { maxError: 0.01 }.',
+      toAgreeWithReference,
+    );
+  }
+  const m = await measure(task, [candidate], rest);
+  const e = m.error;
+  const pass = e !== null && e.estimate <= maxError;
+  const record = errorRecord(m, maxError, {
+    test: testIdentity(this, NAME),
+    pass: pass !== this.isNot,
+    tags: [candidate.tags],
+  });
+  const wrong = e ? Math.round(e.estimate * e.n) : 0;
+  const message = () =>
+    formatMessage(this, {
+      matcher: NAME,
+      receivedName: 'candidate',
+      expectedName: 'task',
+      summary: `Task ${JSON.stringify(m.task)}: ${candidate.label} against the reference on ${m.n} inputs from ${m.gen}.`,
+      expected: this.isNot
+        ? `differs from the reference on more than ${pct(maxError)} of inputs`
+        : `differs from the reference on at most ${pct(maxError)} of inputs`,
+      received: e
+        ? `differs on ${wrong} of ${e.n} inputs (Ê = ${num(e.estimate)}, ${pct(1 - e.delta)} interval [${num(e.lower)}, ${num(e.upper)}])`
+        : 'no input where both the candidate and the reference finished',
+      details:
+        m.unknown.cells + m.unknown.referenceCells > 0
+          ? [
+              [
+                'Unknown',
+                `${m.unknown.cells} candidate and ${m.unknown.referenceCells} reference timeouts or crashes, excluded`,
+              ],
+            ]
+          : [],
+      witness: record.witness,
+      replay: { seed: m.seed, option: `{ seed: ${m.seed}, n: ${m.n} }` },
+    });
+  return { pass, message, record };
+}

@@ -1,0 +1,84 @@
+import type { Candidate } from '../src/candidates/index.ts';
+import { type Detection, detect } from '../src/measure/index.ts';
+import { detectionRecord } from '../src/report/index.ts';
+import { isTask, type Task } from '../src/task/index.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, testIdentity } from './context.ts';
+import { formatMessage, misuse, num } from './message.ts';
+import type { CoherentAcrossOptions } from './types.ts';
+
+const NAME = 'toBeCoherentAcross';
+
+const received = (d: Detection): string => {
+  switch (d.verdict) {
+    case 'incoherent':
+      return `a disagreement on input ${(d.witness?.original.index ?? 0) + 1} of ${d.required}`;
+    case 'coherent':
+      return `no disagreement in ${d.inputsRun} inputs: ${d.certificate}`;
+    case 'inconclusive':
+      return `inconclusive: ${d.reason}`;
+  }
+};
+
+const hints = (d: Detection, isNot: boolean): string[] => {
+  if (isNot && d.verdict === 'coherent') {
+    return [
+      'The candidates may still disagree on inputs this Gen rarely draws: a smaller epsilon runs more inputs.',
+    ];
+  }
+  if (d.verdict === 'incoherent') {
+    return [
+      'A disagreement proves that at least one candidate is wrong on the witness, no reference needed (I ≤ 2E).',
+      'To tolerate rare disagreement, assert a rate instead: toHaveIncoherenceBelow(bound, candidates).',
+    ];
+  }
+  return [
+    'Give a Gen that yields enough distinct valid inputs, or raise `run.timeoutMs` if candidates time out.',
+  ];
+};
+
+/**
+ * `await expect(task).toBeCoherentAcross(candidates, { epsilon, delta })`: PAC detection. Passes
+ * when N inputs show no disagreement (the certificate); `.not` passes only on a witnessed
+ * disagreement, so an inconclusive run fails both ways.
+ * @public
+ */
+export async function toBeCoherentAcross(
+  this: MatcherContext,
+  task: Task,
+  candidates: readonly Candidate[],
+  options: CoherentAcrossOptions = {},
+): Promise<CrosscheckMatcherResult> {
+  if (!isTask(task)) {
+    misuse(
+      'INVALID_TASK',
+      NAME,
+      'the received value must be a task from defineTask()',
+      task,
+      'Write expect(task).toBeCoherentAcross(candidates).',
+      toBeCoherentAcross,
+    );
+  }
+  const d = await detect(task, candidates, options);
+  const pass = this.isNot ? d.verdict !== 'incoherent' : d.verdict === 'coherent';
+  const record = detectionRecord(d, {
+    test: testIdentity(this, NAME),
+    pass: pass !== this.isNot,
+    tags: candidates.map((c) => c.tags),
+  });
+  const message = () =>
+    formatMessage(this, {
+      matcher: NAME,
+      receivedName: 'task',
+      expectedName: 'candidates',
+      summary: `Task ${JSON.stringify(d.task)}, ${d.m} candidates, PAC detection with ε = ${num(d.epsilon)}, δ = ${num(d.delta)}: N = ${d.required} inputs from ${d.gen}.`,
+      expected: this.isNot
+        ? `a disagreement within N = ${d.required} inputs`
+        : `no disagreement in N = ${d.required} inputs (certifies incoherence ≤ ${num(d.epsilon)} with confidence ${num(1 - d.delta)})`,
+      received: received(d),
+      details: d.unknownCells > 0 ? [['Unknown', `${d.unknownCells} timeouts or crashes, excluded`]] : [],
+      witness: record.witness,
+      replay: { seed: d.seed, option: `{ seed: ${d.seed} }` },
+      hints: hints(d, this.isNot),
+    });
+  return { pass, message, record };
+}

@@ -1,0 +1,123 @@
+import type { Candidate } from '../src/candidates/index.ts';
+import { type Measurement, measure } from '../src/measure/index.ts';
+import { coherenceRecord } from '../src/report/index.ts';
+import { isTask, type Task } from '../src/task/index.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, testIdentity } from './context.ts';
+import { formatMessage, misuse, num, pct } from './message.ts';
+import type { IncoherenceBelowOptions } from './types.ts';
+
+const NAME = 'toHaveIncoherenceBelow';
+
+const estimateText = (m: Measurement, confidence: number): string => {
+  const i = m.incoherence;
+  if (!i) return `no estimate: no input had two known outcomes (m = ${m.m}, n = ${m.n})`;
+  return `Î = ${num(i.estimate)}, ${pct(confidence)} interval [${num(i.lower)}, ${num(i.upper)}] (ε = ${num(i.epsilon)}, n = ${i.n}, m = ${m.m})`;
+};
+
+const details = (m: Measurement): Array<[string, string]> => {
+  const out: Array<[string, string]> = [];
+  if (m.errorLowerBound !== null && m.errorLowerBound > 0) {
+    out.push([
+      'Error',
+      `≥ ${num(m.errorLowerBound)} with the same confidence (max(0, Î − ε) / 2, Theorem 4.1)`,
+    ]);
+  }
+  if (m.error)
+    out.push([
+      'Reference',
+      `error Ê = ${num(m.error.estimate)} [${num(m.error.lower)}, ${num(m.error.upper)}]`,
+    ]);
+  const classes = m.classes.map((c) => `{${c.labels.join(', ')}} ${pct(c.share)}`).join(', ');
+  out.push(['Classes', `${classes}; semantic entropy ${num(m.semanticEntropy)}`]);
+  if (m.unknown.cells > 0) out.push(['Unknown', `${m.unknown.cells} timeouts or crashes, excluded`]);
+  return out;
+};
+
+/**
+ * `await expect(task).toHaveIncoherenceBelow(bound, candidates, { confidence })`: the upper end of
+ * the Hoeffding interval around Î lies below `bound`. `.not` passes only when the lower end is at
+ * or above `bound`, so an estimate straddling the bound fails both ways.
+ * @public
+ */
+export async function toHaveIncoherenceBelow(
+  this: MatcherContext,
+  task: Task,
+  bound: number,
+  candidates: readonly Candidate[],
+  options: IncoherenceBelowOptions = {},
+): Promise<CrosscheckMatcherResult> {
+  if (!isTask(task)) {
+    misuse(
+      'INVALID_TASK',
+      NAME,
+      'the received value must be a task from defineTask()',
+      task,
+      'Write expect(task).toHaveIncoherenceBelow(0.1, candidates).',
+      toHaveIncoherenceBelow,
+    );
+  }
+  if (typeof bound !== 'number' || !(bound > 0 && bound <= 1)) {
+    misuse(
+      'INVALID_OPTION',
+      NAME,
+      '`bound` must be a number in (0, 1]',
+      bound,
+      'Pass the largest tolerated incoherence, e.g. 0.1.',
+      toHaveIncoherenceBelow,
+    );
+  }
+  const { confidence: rawConfidence, ...rest } = options ?? {};
+  const confidence = rawConfidence ?? 0.95;
+  if (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1)) {
+    misuse(
+      'INVALID_OPTION',
+      NAME,
+      '`confidence` must be a number strictly between 0 and 1',
+      confidence,
+      'Pass e.g. { confidence: 0.95 }.',
+      toHaveIncoherenceBelow,
+    );
+  }
+  if (!Array.isArray(candidates) || candidates.length < 2) {
+    misuse(
+      'INVALID_CANDIDATES',
+      NAME,
+      '`candidates` must be an array of at least two candidates',
+      candidates,
+      'Agreement needs two programs to compare.',
+      toHaveIncoherenceBelow,
+    );
+  }
+  const m = await measure(task, candidates, { ...rest, delta: 1 - confidence });
+  const i = m.incoherence;
+  const below = i !== null && i.upper < bound;
+  const above = i !== null && i.lower >= bound;
+  const pass = this.isNot ? !above : below;
+  const record = coherenceRecord(m, bound, {
+    test: testIdentity(this, NAME),
+    pass: pass !== this.isNot,
+    tags: candidates.map((c) => c.tags),
+  });
+  const message = () =>
+    formatMessage(this, {
+      matcher: NAME,
+      receivedName: 'task',
+      expectedName: 'bound',
+      secondArgument: 'candidates',
+      summary: `Task ${JSON.stringify(m.task)}: incoherence of ${m.m} candidates on ${m.n} inputs from ${m.gen} (${m.estimator} estimator, Hoeffding interval).`,
+      expected: this.isNot
+        ? `incoherence ≥ ${num(bound)} with confidence ${num(confidence)} (lower end of the interval)`
+        : `incoherence < ${num(bound)} with confidence ${num(confidence)} (upper end of the interval)`,
+      received: estimateText(m, confidence),
+      details: details(m),
+      witness: record.witness,
+      replay: { seed: m.seed, option: `{ seed: ${m.seed}, n: ${m.n} }` },
+      hints:
+        i && (this.isNot ? i.upper >= bound && !above : i.estimate < bound && !below)
+          ? [
+              `The estimate is on the right side, but the interval (±${num(i.epsilon)}) crosses the bound: more inputs (n) narrow it.`,
+            ]
+          : [],
+    });
+  return { pass, message, record };
+}

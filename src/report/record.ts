@@ -1,0 +1,362 @@
+import type { CandidateTags } from '../candidates/index.ts';
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import type { Detection, Measurement, Witness } from '../measure/index.ts';
+import type { Interval } from '../stats/index.ts';
+
+/**
+ * The record every matcher writes for the reporter (DESIGN.md "Records and reports"): versioned,
+ * plain JSON (no undefined, NaN or class instances), one per assertion.
+ * @packageDocumentation
+ */
+
+/** Schema tag and version of {@link CrosscheckRecord}. Bump the version on any breaking change. @public */
+export const RECORD_SCHEMA = 'crosscheck/record';
+/** @public */
+export const RECORD_VERSION = 1;
+
+/** Any JSON value. @public */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** An estimate with its Hoeffding interval. @public */
+export interface EstimateRecord {
+  readonly estimate: number;
+  readonly lower: number;
+  readonly upper: number;
+  readonly epsilon: number;
+  readonly delta: number;
+  readonly n: number;
+}
+
+/** A shrunk witness with each class's output on it. @public */
+export interface WitnessRecord {
+  readonly reason: Witness['reason'];
+  /** The shrunk input, tagged wire JSON text. */
+  readonly input: string;
+  /** The input as first found. */
+  readonly original: string;
+  readonly shrinkSteps: number | null;
+  readonly outputs: ReadonlyArray<{
+    readonly labels: readonly string[];
+    readonly kind: string;
+    readonly outcome: string;
+  }>;
+  readonly reference: string | null;
+}
+
+/** One equivalence class of candidates. @public */
+export interface ClassRecord {
+  readonly labels: readonly string[];
+  readonly share: number;
+}
+
+/** Payload of a `coherence` record (`toHaveIncoherenceBelow`). @public */
+export interface CoherenceData {
+  readonly estimator: string;
+  readonly incoherence: EstimateRecord | null;
+  /** The asserted bound on incoherence. */
+  readonly bound: number | null;
+  readonly errorLowerBound: number | null;
+  /** Measured against the reference, when the task has one. */
+  readonly error: EstimateRecord | null;
+  readonly semanticEntropy: number;
+  readonly disagreements: number;
+  readonly unknownCells: number;
+}
+
+/** Payload of an `error` record (`toAgreeWithReference`). @public */
+export interface ErrorData {
+  readonly error: EstimateRecord | null;
+  readonly maxError: number;
+  readonly candidates: ReadonlyArray<{
+    readonly label: string;
+    readonly error: number | null;
+    readonly n: number;
+  }>;
+  readonly unknownCells: number;
+}
+
+/** Payload of a `detection` record (`toBeCoherentAcross`). @public */
+export interface DetectionData {
+  readonly verdict: Detection['verdict'];
+  readonly epsilon: number;
+  readonly delta: number;
+  /** N = ⌈ln δ / ln(1 − ε)⌉. */
+  readonly required: number;
+  readonly inputsRun: number;
+  readonly inputsCounted: number;
+  readonly unknownCells: number;
+  readonly certificate: string | null;
+  readonly reason: string | null;
+}
+
+/** Payload of a `ranking` record (`toRankLike`). @public */
+export interface RankingData {
+  /** Spearman's ρ; null when a side is constant. */
+  readonly spearman: number | null;
+  readonly minSpearman: number;
+  /** Names of the ranked items (indexes as strings for arrays). */
+  readonly items: readonly string[];
+  readonly received: readonly number[];
+  readonly expected: readonly number[];
+}
+
+/** Payload of each record kind. Triangulation and review are owned by their modules. @public */
+export interface RecordData {
+  coherence: CoherenceData;
+  error: ErrorData;
+  detection: DetectionData;
+  ranking: RankingData;
+  triangulation: { readonly [key: string]: JsonValue };
+  review: { readonly [key: string]: JsonValue };
+}
+
+/** @public */
+export type RecordKind = keyof RecordData;
+
+/** Human titles of record kinds; the `satisfies` makes a new kind a compile error here. @public */
+export const RECORD_KINDS = {
+  coherence: 'incoherence estimate',
+  error: 'error against the reference',
+  detection: 'PAC detection',
+  triangulation: 'semantic triangulation',
+  review: 'grounded review',
+  ranking: 'ranking agreement',
+} as const satisfies Record<RecordKind, string>;
+
+/** Which test wrote a record. @public */
+export interface TestIdentity {
+  /** Test file path, when the host says. */
+  readonly file: string | null;
+  /** Full test name (describe blocks and title). */
+  readonly name: string | null;
+  /** The matcher, e.g. `toBeCoherentAcross`. */
+  readonly matcher: string;
+  /** Whether the assertion was `.not`. */
+  readonly negated: boolean;
+}
+
+/** Fields every record has. @public */
+export interface RecordBase<K extends RecordKind = RecordKind> {
+  readonly schema: typeof RECORD_SCHEMA;
+  readonly version: typeof RECORD_VERSION;
+  readonly kind: K;
+  readonly test: TestIdentity;
+  readonly task: string | null;
+  /** Tags all candidates share (model, temperature, ...). */
+  readonly tags: CandidateTags;
+  /** Whether the assertion passed (after `.not`). */
+  readonly verdict: 'pass' | 'fail';
+  readonly seed: number | null;
+  /** Candidates. */
+  readonly m: number | null;
+  /** Inputs run. */
+  readonly n: number | null;
+  /** Which input distribution: the guarantees hold for it. */
+  readonly gen: string | null;
+  readonly witness: WitnessRecord | null;
+  readonly classes: readonly ClassRecord[];
+  readonly timings: { readonly durationMs: number };
+  readonly tokens: {
+    readonly prompt: number;
+    readonly completion: number;
+    readonly costUsd: number | null;
+  } | null;
+  readonly data: RecordData[K];
+}
+
+/** A record: one per assertion, discriminated by `kind`. @public */
+export type CrosscheckRecord = { [K in RecordKind]: RecordBase<K> }[RecordKind];
+
+/** What the matcher knows about the assertion. @public */
+export interface RecordContext {
+  readonly test: TestIdentity;
+  readonly pass: boolean;
+  /** Candidate tags, to keep the ones they all share. */
+  readonly tags?: readonly CandidateTags[];
+}
+
+/** Tags every candidate has with the same value, without the per-candidate `sample`. @public */
+export const commonTags = (all: readonly CandidateTags[]): CandidateTags => {
+  const [first, ...rest] = all;
+  if (!first) return {};
+  const out: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(first)) {
+    if (k !== 'sample' && rest.every((t) => t[k] === v)) out[k] = v;
+  }
+  return out;
+};
+
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+const estimate = (i: Interval | null): EstimateRecord | null =>
+  i && { estimate: i.estimate, lower: i.lower, upper: i.upper, epsilon: i.epsilon, delta: i.delta, n: i.n };
+
+const witnessRecord = (w: Witness | null): WitnessRecord | null =>
+  w && {
+    reason: w.reason,
+    input: w.text,
+    original: w.original.text,
+    shrinkSteps: w.shrink?.steps ?? null,
+    outputs: w.outputs.map((o) => ({ labels: [...o.labels], kind: o.kind, outcome: o.outcome })),
+    reference: w.reference,
+  };
+
+const base = <K extends RecordKind>(
+  kind: K,
+  ctx: RecordContext,
+  fields: Partial<Omit<RecordBase<K>, 'schema' | 'version' | 'kind' | 'test' | 'verdict' | 'tags' | 'data'>>,
+  data: RecordData[K],
+): RecordBase<K> => ({
+  schema: RECORD_SCHEMA,
+  version: RECORD_VERSION,
+  kind,
+  test: { ...ctx.test },
+  task: fields.task ?? null,
+  tags: commonTags(ctx.tags ?? []),
+  verdict: ctx.pass ? 'pass' : 'fail',
+  seed: fields.seed ?? null,
+  m: fields.m ?? null,
+  n: fields.n ?? null,
+  gen: fields.gen ?? null,
+  witness: fields.witness ?? null,
+  classes: fields.classes ?? [],
+  timings: fields.timings ?? { durationMs: 0 },
+  tokens: fields.tokens ?? null,
+  data,
+});
+
+const fromMeasurement = (m: Measurement) => ({
+  task: m.task,
+  seed: m.seed,
+  m: m.m,
+  n: m.n,
+  gen: m.gen,
+  witness: witnessRecord(m.witness),
+  classes: m.classes.map((c) => ({ labels: [...c.labels], share: c.share })),
+  timings: { durationMs: m.durationMs },
+});
+
+/** Record of an incoherence estimate against a bound. @public */
+export const coherenceRecord = (
+  m: Measurement,
+  bound: number | null,
+  ctx: RecordContext,
+): RecordBase<'coherence'> =>
+  base('coherence', ctx, fromMeasurement(m), {
+    estimator: m.estimator,
+    incoherence: estimate(m.incoherence),
+    bound,
+    errorLowerBound: m.errorLowerBound,
+    error: estimate(m.error),
+    semanticEntropy: m.semanticEntropy,
+    disagreements: m.disagreements,
+    unknownCells: m.unknown.cells,
+  });
+
+/** Record of error against the reference. @public */
+export const errorRecord = (m: Measurement, maxError: number, ctx: RecordContext): RecordBase<'error'> =>
+  base('error', ctx, fromMeasurement(m), {
+    error: estimate(m.error),
+    maxError,
+    candidates: m.candidateErrors.map((c) => ({ label: c.label, error: c.error, n: c.n })),
+    unknownCells: m.unknown.cells,
+  });
+
+/** Record of a PAC detection. @public */
+export const detectionRecord = (d: Detection, ctx: RecordContext): RecordBase<'detection'> =>
+  base(
+    'detection',
+    ctx,
+    {
+      task: d.task,
+      seed: d.seed,
+      m: d.m,
+      n: d.inputsRun,
+      gen: d.gen,
+      witness: witnessRecord(d.witness),
+      timings: { durationMs: d.durationMs },
+    },
+    {
+      verdict: d.verdict,
+      epsilon: d.epsilon,
+      delta: d.delta,
+      required: d.required,
+      inputsRun: d.inputsRun,
+      inputsCounted: d.inputsCounted,
+      unknownCells: d.unknownCells,
+      certificate: d.certificate,
+      reason: d.reason,
+    },
+  );
+
+/** Record of a ranking comparison. @public */
+export const rankingRecord = (
+  r: {
+    spearman: number;
+    minSpearman: number;
+    items: readonly string[];
+    received: readonly number[];
+    expected: readonly number[];
+  },
+  ctx: RecordContext,
+): RecordBase<'ranking'> =>
+  base(
+    'ranking',
+    ctx,
+    { m: r.items.length },
+    {
+      spearman: finite(r.spearman),
+      minSpearman: r.minSpearman,
+      items: [...r.items],
+      received: [...r.received],
+      expected: [...r.expected],
+    },
+  );
+
+/** One JSON line (no trailing newline). @public */
+export const serializeRecord = (record: CrosscheckRecord): string => JSON.stringify(record);
+
+/**
+ * Parses and checks one record (a JSON line, or an already parsed value from `task.meta`).
+ * Throws a `CrosscheckError` for anything that is not a record of this schema version.
+ * @public
+ */
+export const parseRecord = (input: string | unknown): CrosscheckRecord => {
+  const where = 'parseRecord(input)';
+  let value: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      throw new CrosscheckError('INVALID_INPUT', `${where}: not JSON: ${(error as Error).message}.`, {
+        where,
+        cause: error,
+      });
+    }
+  }
+  const r = value as Partial<CrosscheckRecord> | null;
+  if (typeof r !== 'object' || r === null || r.schema !== RECORD_SCHEMA) {
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `${where}: expected a ${RECORD_SCHEMA} object, got ${describeValue(value)}.`,
+      {
+        where,
+      },
+    );
+  }
+  if (r.version !== RECORD_VERSION) {
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `${where}: record version ${describeValue(r.version)} is not supported (this crosscheck reads version ${RECORD_VERSION}). Use the crosscheck version that wrote it.`,
+      { where },
+    );
+  }
+  if (typeof r.kind !== 'string' || !Object.hasOwn(RECORD_KINDS, r.kind)) {
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `${where}: unknown record kind ${describeValue(r.kind)}; expected one of ${Object.keys(RECORD_KINDS).join(', ')}.`,
+      { where },
+    );
+  }
+  return r as CrosscheckRecord;
+};

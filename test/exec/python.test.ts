@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -358,6 +366,24 @@ describe('python runner: interpreter', () => {
 describe('python runner: process lifetime', () => {
   it('should find the harness shipped in the package', () => {
     expect(harnessPath()).toMatch(/python\/crosscheck_worker\.py$/);
+  });
+
+  it('should run each worker in a fresh temporary directory and remove it when the worker stops', async () => {
+    // Arrange
+    const code =
+      'import os\n\ndef f(x):\n    open("note.txt", "w").write("ok")\n    return [os.getcwd(), sorted(os.listdir("."))]\n';
+
+    // Act
+    const matrix = await run(task, python([code]), [[1]]);
+    const [cwd, listing] = (matrix.outcomes[0]![0] as { tagged: [string, string[]] }).tagged;
+    const existedWhileRunning = existsSync(cwd);
+    await closePythonWorkers();
+
+    // Assert
+    expect(cwd.startsWith(join(realpathSync(tmpdir()), 'crosscheck-worker-'))).toBe(true);
+    expect(listing).toEqual(['.crosscheck-progress', 'note.txt']);
+    expect(existedWhileRunning).toBe(true);
+    expect(existsSync(cwd)).toBe(false);
   });
 
   it('should let a program exit while its idle workers are still running', async () => {

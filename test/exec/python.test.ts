@@ -375,7 +375,7 @@ describe('python runner: process lifetime', () => {
 
     // Act
     const matrix = await run(task, python([code]), [[1]]);
-    const [cwd, listing] = (matrix.outcomes[0]![0] as { tagged: [string, string[]] }).tagged;
+    const [cwd, listing] = (matrix.outcomes[0]![0] as unknown as { tagged: [string, string[]] }).tagged;
     const existedWhileRunning = existsSync(cwd);
     await closePythonWorkers();
 

@@ -1,10 +1,11 @@
 /**
  * Pulls the code out of an LLM reply. Replies come as raw code or as Markdown with one or more
- * fenced blocks; the block that defines the entry wins, then the first block in the requested
- * language, then the first block of all.
+ * fenced blocks; the block that defines the entry wins, then one that mentions it (both preferring
+ * the requested language), then the first block in the requested language, then the first of all.
  */
 
-const FENCE = /(^|\n)[ \t]*(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*?)\n[ \t]*\2[ \t]*(?=\n|$)/g;
+// `\r?` before each line break: replies with Windows line endings have fences too.
+const FENCE = /(^|\n)[ \t]*(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*?)\r?\n[ \t]*\2[ \t]*(?=\r?\n|$)/g;
 
 /** Languages a fence may name for each source language. */
 const FENCE_NAMES: Record<string, readonly string[]> = {
@@ -26,8 +27,8 @@ export const fencedBlocks = (text: string): CodeBlock[] => {
 };
 
 /**
- * The code of a reply: its fenced block that mentions the entry (preferring the requested
- * language), or the reply itself when it has no fences.
+ * The code of a reply: its fenced block that defines the entry, else one that mentions it
+ * (preferring the requested language), or the reply itself when it has no fences.
  */
 export const extractCode = (reply: string, language: string, entry: string | undefined): string => {
   const blocks = fencedBlocks(reply);
@@ -35,9 +36,16 @@ export const extractCode = (reply: string, language: string, entry: string | und
   const names = FENCE_NAMES[language] ?? [language];
   const ours = blocks.filter((b) => b.lang === '' || names.includes(b.lang));
   const pool = ours.length > 0 ? ours : blocks;
-  const mentions =
-    entry === undefined ? [] : pool.filter((b) => new RegExp(`\\b${escapeRegExp(entry)}\\b`).test(b.code));
-  return (mentions[0] ?? pool[0] ?? blocks[0])!.code;
+  if (entry === undefined) return (pool[0] ?? blocks[0])!.code;
+  // `\b` would not match before a name starting with `$`.
+  const name = `(?<![\\w$])${escapeRegExp(entry)}(?![\\w$])`;
+  const definition = new RegExp(
+    `(?:\\bfunction\\s*\\*?\\s*|\\bdef\\s+|\\bclass\\s+|\\b(?:const|let|var)\\s+|\\bexports\\.|\\bas\\s+)${name}|${name}\\s*=(?![=>])`,
+  );
+  const mention = new RegExp(name);
+  const defines = pool.find((b) => definition.test(b.code));
+  const mentions = pool.find((b) => mention.test(b.code));
+  return (defines ?? mentions ?? pool[0] ?? blocks[0])!.code;
 };
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

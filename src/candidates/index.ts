@@ -83,6 +83,13 @@ export const fromFunctions = (
       { where },
     );
   }
+  if (typeof options !== 'object' || options === null) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `Expected options { tags?, label? }, got ${describeValue(options)}.`,
+      { where },
+    );
+  }
   const tags = checkTags(options.tags, where);
   const entries: Array<[string | undefined, unknown]> = Array.isArray(fns)
     ? (fns as unknown[]).map((f) => [undefined, f])

@@ -5,8 +5,8 @@ a scrubbed environment and a fresh temporary working directory. Candidate prints
 they can never corrupt the protocol. Standard library only; Python >= 3.9.
 
 Isolation here is defence in depth inside one process: rlimits (memory, processes, core files),
-an audit hook that refuses writes outside the working directory, process creation, signals to
-other processes, sockets, ctypes and introspection of the harness, and a per-call timer. The host
+an audit hook that refuses writes outside the working directory, process creation, threads,
+signals, sockets, ctypes and gc walks, and a per-call timer. The host
 adds the hard guarantees: it kills and replaces a worker that dies or stops answering.
 """
 
@@ -446,7 +446,11 @@ def _install_audit(workdir):
         if event == "open":
             path, mode, flags = args
             if isinstance(path, int):
-                deny("opening file descriptor %d" % path)
+                # Wrapping descriptors the candidate opened itself (tempfile does) is fine; the
+                # standard streams and the protocol pipes are not its to open.
+                if path <= 4:
+                    deny("opening file descriptor %d" % path)
+                return
             writing = (mode is not None and any(c in mode for c in "wax+")) or (
                 mode is None and flags is not None and flags & writes)
             if writing:

@@ -260,13 +260,15 @@ describe('python runner: standard library', () => {
   it('should let candidates import and use the standard library under the sandbox policy', async () => {
     // Arrange: modules that read their own files, use frames (namedtuple) or the hash seed.
     const code = [
-      'import collections, datetime, fractions, functools, hashlib, heapq, itertools, math, random, re, string, typing',
+      'import collections, datetime, fractions, functools, hashlib, heapq, itertools, math, random, re, string, tempfile, typing',
       '',
       'Point = collections.namedtuple("Point", "x y")',
       '',
       'def f(x):',
       '    p = Point(x, fractions.Fraction(1, 3) * 3)',
       '    digest = hashlib.sha256(str(x).encode()).hexdigest()[:8]',
+      '    with tempfile.TemporaryFile() as fh:',
+      '        fh.write(b"scratch")',
       '    return [p.x, int(p.y), digest, re.sub(r"\\d", "#", "a1b2"), heapq.nsmallest(2, [5, 1, 3])]',
     ].join('\n');
 

@@ -263,6 +263,26 @@ describe('encode and decode: each tag', () => {
     expect(again).toEqual(tagged);
   });
 
+  it('should construct tuples like arrays, also through array methods', () => {
+    // Act
+    const items = new Tuple(1, 2, 3);
+    const sized = new Tuple(2);
+    const mapped = tuple(1, 2).map((x) => x * 10);
+    const sliced = tuple(1, 2, 3).slice(1);
+
+    // Assert
+    expect(encode([items, sized, mapped, sliced])).toEqual([
+      { $tuple: [1, 2, 3] },
+      { $tuple: [{ $undefined: true }, { $undefined: true }] },
+      { $tuple: [10, 20] },
+      { $tuple: [2, 3] },
+    ]);
+    expect(sized).toHaveLength(2);
+    expect(() => new Tuple(-1)).toThrowError(new RangeError('Invalid array length'));
+    expect(new FrozenSet([1, 1, 2]).size).toBe(2);
+    expect([...new PyDict([['a', 1]])]).toEqual([['a', 1]]);
+  });
+
   it('should keep non-string dict and map keys', () => {
     // Arrange
     const dict = new PyDict<unknown, unknown>([

@@ -84,9 +84,12 @@ class SliceRunner {
   async #runRange(worker: WorkerProcess, [from, to]: [number, number]): Promise<boolean> {
     const ctx = this.#ctx;
     const { timeoutMs, budgetMs, maxOutputBytes } = ctx.limits;
+    // A worker decodes a new input set before it answers the load: allow 1 s per MB for that.
+    let decodeMs = 0;
     if (worker.inputsKey !== ctx.inputsKey) {
       worker.send(encodeHostMessage({ t: 'inputs', key: ctx.inputsKey, inputs: [] }, ctx.inputsWire));
       worker.inputsKey = ctx.inputsKey;
+      decodeMs = ctx.inputsWire.length / 1000;
     }
     const { key, code, entry } = this.#slice.load;
     const loadId = nextId++;
@@ -101,7 +104,7 @@ class SliceRunner {
         }
         return true;
       },
-      silenceLimit(timeoutMs),
+      silenceLimit(timeoutMs) + decodeMs,
       ctx.signal,
     );
     if (loadEnd.kind !== 'done') {

@@ -177,7 +177,17 @@ const findNode = (root: AnyNode, match: (n: AnyNode) => boolean): AnyNode | unde
 };
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
-const safeIdentifier = (name: string): string => (IDENT.test(name) ? name : 'undefined');
+// Valid Python names and valid property names (`exports.delete = f`), but no JS binding can have
+// them: `typeof delete` would not compile, so such an entry is only looked up on the exports.
+const RESERVED = new Set(
+  (
+    'await break case catch class const continue debugger default delete do else enum export extends false ' +
+    'finally for function if implements import in instanceof interface let new null package private ' +
+    'protected public return static super switch this throw true try typeof var void while with yield'
+  ).split(' '),
+);
+const safeIdentifier = (name: string): string =>
+  IDENT.test(name) && !RESERVED.has(name) ? name : 'undefined';
 
 const collectFunctions = (node: AnyNode, out: string[]): void => {
   if (node.type === 'FunctionDeclaration' && node.id) out.push((node.id as { name: string }).name);

@@ -86,6 +86,26 @@ describe('running sources: the entry is found in every supported form', () => {
   });
 });
 
+describe('running sources: entries named like JavaScript keywords', () => {
+  it.each(['delete', 'default', 'new', 'class'])(
+    'should find an entry named %s on the exports',
+    async (entry) => {
+      // Arrange: a valid Python name, and a valid property name in JavaScript.
+      const cs = fromSources([`exports[${JSON.stringify(entry)}] = (a, b) => a + b;`], {
+        language: 'javascript',
+        entry,
+      });
+
+      // Act
+      const matrix = await run(defineTask({ name: 'keyword', entry }), cs, [[1, 2]]);
+
+      // Assert
+      expect(cs[0]?.problem).toBeNull();
+      expect(matrix.outcomes[0]?.map(plain)).toEqual([{ kind: 'value', tagged: 3 }]);
+    },
+  );
+});
+
 describe('running sources: problems become outcomes', () => {
   it('should report a missing entry as EntryNotFound listing the functions the candidate defines', async () => {
     // Arrange

@@ -37,6 +37,15 @@ const shortHash = (...parts: string[]): string => {
   return h.digest('hex').slice(0, 12);
 };
 
+const checkLabel = (label: unknown, where: string, what: string): string | undefined => {
+  if (label === undefined || (typeof label === 'string' && label !== '')) return label;
+  throw new CrosscheckError(
+    'INVALID_OPTION',
+    `Expected ${what} to be a non-empty string, got ${describeValue(label)}.`,
+    { where },
+  );
+};
+
 const checkTags = (tags: unknown, where: string): CandidateTags => {
   if (tags === undefined) return {};
   if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) {
@@ -91,6 +100,7 @@ export const fromFunctions = (
     );
   }
   const tags = checkTags(options.tags, where);
+  const prefix = checkLabel(options.label, where, '`label`');
   const entries: Array<[string | undefined, unknown]> = Array.isArray(fns)
     ? (fns as unknown[]).map((f) => [undefined, f])
     : Object.entries(fns);
@@ -102,7 +112,7 @@ export const fromFunctions = (
         { where },
       );
     }
-    const label = name ?? (options.label ? `${options.label}#${i}` : fn.name || `fn#${i}`);
+    const label = name ?? (prefix ? `${prefix}#${i}` : fn.name || `fn#${i}`);
     return Object.freeze({
       kind: 'function' as const,
       id: shortHash('function', label, String(i), fn.toString()),
@@ -169,7 +179,9 @@ export const fromSources = (
     );
   }
   const baseTags = checkTags(options.tags, where);
-  const prefix = options.label ?? (typeof baseTags.model === 'string' ? baseTags.model : entry);
+  const prefix =
+    checkLabel(options.label, where, '`label`') ??
+    (typeof baseTags.model === 'string' ? baseTags.model : entry);
   return sources.map((raw, i) => {
     const spec: SourceSpec = typeof raw === 'string' ? { source: raw } : raw;
     if (typeof spec !== 'object' || spec === null || typeof spec.source !== 'string') {
@@ -180,6 +192,7 @@ export const fromSources = (
       );
     }
     const tags = Object.freeze({ ...baseTags, sample: i, ...checkTags(spec.tags, where) });
+    const label = checkLabel(spec.label, where, `the label of source ${i}`);
     const code = extractCode(spec.source, language, entry);
     let prepared: string | null = code;
     let problem: CandidateProblem | null = null;
@@ -195,7 +208,7 @@ export const fromSources = (
     return Object.freeze({
       kind: 'source' as const,
       id: shortHash(language, entry, code),
-      label: spec.label ?? `${prefix}#${i}`,
+      label: label ?? `${prefix}#${i}`,
       tags,
       language,
       entry,

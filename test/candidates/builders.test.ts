@@ -404,6 +404,29 @@ describe('fromSources: bad arguments', () => {
     );
   });
 
+  it('should reject a label that is not a non-empty string, on the options or on one source', () => {
+    // Act
+    const onOptions = thrown(() =>
+      fromSources(['x'], { language: 'python', entry: 'add', label: 5 as never }),
+    );
+    const onSource = thrown(() =>
+      fromSources(['x', { source: 'y', label: '' }], { language: 'python', entry: 'add' }),
+    );
+    const onFunctions = thrown(() => fromFunctions([() => 1], { label: {} as never }));
+
+    // Assert
+    expect(onOptions.code).toBe('INVALID_OPTION');
+    expect(onOptions.message).toMatchInlineSnapshot(
+      `"Expected \`label\` to be a non-empty string, got 5 (number)."`,
+    );
+    expect(onSource.message).toMatchInlineSnapshot(
+      `"Expected the label of source 1 to be a non-empty string, got "" (string)."`,
+    );
+    expect(onFunctions.message).toMatchInlineSnapshot(
+      `"Expected \`label\` to be a non-empty string, got an object with keys []."`,
+    );
+  });
+
   it('should reject bad tags, on the options or on one source', () => {
     // Act
     const onOptions = thrown(() =>

@@ -4,6 +4,9 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     cli: 'src/cli/main.ts',
+    'fast-check': 'src/fast-check/index.ts',
+    vitest: 'matchers/vitest.ts',
+    jest: 'matchers/jest.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -244,6 +244,28 @@ describe('python runner: outcomes', () => {
     expect(matrix.candidates[1]?.stats).toMatchObject({ crashes: 0, restarts: 1, timeouts: 1 });
   });
 
+  it('should stop a running batch when the run is aborted', async () => {
+    // Arrange
+    const controller = new AbortController();
+    const slow = 'import time\n\ndef f(x):\n    time.sleep(0.05)\n    return x\n';
+    const inputs = Array.from({ length: 400 }, (_, i) => [i]);
+    setTimeout(() => controller.abort(new Error('enough')), 300);
+
+    // Act
+    const result = run(task, python([slow]), inputs, { signal: controller.signal });
+
+    // Assert
+    await expect(result).rejects.toMatchObject({
+      code: 'ABORTED',
+      message: expect.stringMatching(
+        /^run: aborted after \d+ of 400 calls; `error.partial` holds what finished\.$/,
+      ),
+    });
+    const partial = await result.catch((error: { partial: { outcomes: unknown[][] } }) => error.partial);
+    const done = partial.outcomes[0]?.filter((o) => o !== undefined).length ?? 0;
+    expect(done).toBeLessThan(400);
+  });
+
   it('should spread one candidate with many inputs over the pool and keep input order', async () => {
     // Arrange
     const inputs = Array.from({ length: 3000 }, (_, i) => [i]);

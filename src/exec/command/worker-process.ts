@@ -232,6 +232,11 @@ export class WorkerProcess {
         resolve({ kind: 'exit', reason: this.#exitReason ?? 'the worker exited' });
         return;
       }
+      // An abort that came while the worker was being acquired has no event left to fire.
+      if (signal?.aborted) {
+        resolve({ kind: 'aborted' });
+        return;
+      }
       let timer: NodeJS.Timeout | undefined;
       const finish = (end: ExchangeEnd): void => {
         clearTimeout(timer);

@@ -397,6 +397,19 @@ describe('comparator: difftrust', () => {
   });
 });
 
+describe('comparator: the codec normalization', () => {
+  it.each(MODES)('should equate a tagged non-integral float with its plain re-encoding under %s', (mode) => {
+    // Arrange: decode then encode turns {"$float": 2.5} into 2.5 (the same float for Python).
+    const cmp = comparator(mode);
+
+    // Act
+    const results = [cmp.equalTagged({ $float: 2.5 }, 2.5), cmp.equalTagged([{ $float: -0.1 }], [-0.1])];
+
+    // Assert
+    expect(results).toEqual([true, true]);
+  });
+});
+
 describe('comparator: custom and invalid modes', () => {
   it('should call a custom function on decoded values', () => {
     // Arrange

@@ -113,17 +113,28 @@ describe('comparator: strict', () => {
     expect(Object.entries(results).filter(([, eq]) => eq)).toEqual([]);
   });
 
-  it('should equate NaN with NaN and -0 with +0', () => {
+  it('should equate NaN with NaN and -0.0 with 0.0', () => {
     // Act
     const results = pairs(strict, [
       ['NaN', { $float: 'nan' }, { $float: 'nan' }],
-      ['-0 vs +0 plain', { $float: '-0' }, 0],
       ['-0.0 vs 0.0', { $float: '-0' }, { $float: 0 }],
+      ['Python -0.0 vs 0.0', { $float: -0 }, { $float: 0 }],
       ['inf', { $float: 'inf' }, { $float: 'inf' }],
     ]);
 
     // Assert
-    expect(results).toEqual({ NaN: true, '-0 vs +0 plain': false, '-0.0 vs 0.0': true, inf: true });
+    expect(results).toEqual({ NaN: true, '-0.0 vs 0.0': true, 'Python -0.0 vs 0.0': true, inf: true });
+  });
+
+  // Known issue, left to the lead: the codec tags a JS -0 as a float ({"$float": "-0"}) while a
+  // JS 0 stays a plain (int-like) number, and strict keeps ints and floats apart, so two JS
+  // candidates returning -0 and 0 disagree although DESIGN.md says -0 equals +0 under strict.
+  it.fails('should equate a JavaScript -0 with a JavaScript 0', () => {
+    // Act
+    const result = strict.equalTagged(encode(-0), encode(0));
+
+    // Assert
+    expect(result).toBe(true);
   });
 
   it('should ignore the order of Map, Set and object keys but not of lists and tuples', () => {

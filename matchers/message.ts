@@ -22,10 +22,13 @@ export interface MessageParts {
   readonly hints?: readonly string[];
 }
 
-const LABEL_WIDTH = 10;
-const label = (name: string): string => `${name}:`.padEnd(LABEL_WIDTH);
+/** Labels pad to the longest one in the message plus a space, so values line up. */
+const labeller =
+  (width: number) =>
+  (name: string): string =>
+    `${name}:`.padEnd(width);
 
-const witnessLines = (w: WitnessRecord): string[] => {
+const witnessLines = (w: WitnessRecord, label: (name: string) => string): string[] => {
   const shrunk =
     w.shrinkSteps === null
       ? ''
@@ -43,6 +46,8 @@ const witnessLines = (w: WitnessRecord): string[] => {
  * (seed, witness, the reproducing option) and numbered hints.
  */
 export const formatMessage = (ctx: MatcherContext, parts: MessageParts): string => {
+  const names = ['Expected', 'Received', 'Witness', 'Replay', ...(parts.details ?? []).map(([name]) => name)];
+  const label = labeller(Math.max(...names.map((n) => n.length)) + 2);
   const hint = ctx.utils.matcherHint(parts.matcher, parts.receivedName, parts.expectedName, {
     isNot: ctx.isNot,
     promise: ctx.promise,
@@ -57,7 +62,7 @@ export const formatMessage = (ctx: MatcherContext, parts: MessageParts): string 
       ...(parts.details ?? []).map(([name, value]) => `${label(name)}${value}`),
     ],
   ];
-  if (parts.witness) blocks.push(witnessLines(parts.witness));
+  if (parts.witness) blocks.push(witnessLines(parts.witness, label));
   if (parts.replay) {
     const witness = parts.witness ? `; the witness alone: { inputs: [${parts.witness.input}] }` : '';
     blocks.push([`${label('Replay')}seed ${parts.replay.seed}: pass ${parts.replay.option}${witness}`]);

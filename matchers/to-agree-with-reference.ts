@@ -88,7 +88,9 @@ export async function toAgreeWithReference(
       summary: `Task ${JSON.stringify(m.task)}: ${candidate.label} against the reference on ${m.n} inputs from ${m.gen}.`,
       expected: this.isNot
         ? `differs from the reference on more than ${pct(maxError)} of inputs`
-        : `differs from the reference on at most ${pct(maxError)} of inputs`,
+        : maxError === 0
+          ? 'no input where it differs from the reference'
+          : `differs from the reference on at most ${pct(maxError)} of inputs`,
       received: e
         ? `differs on ${wrong} of ${e.n} inputs (Ê = ${num(e.estimate)}, ${pct(1 - e.delta)} interval [${num(e.lower)}, ${num(e.upper)}])`
         : 'no input where both the candidate and the reference finished',

@@ -18,14 +18,14 @@ const details = (m: Measurement): Array<[string, string]> => {
   const out: Array<[string, string]> = [];
   if (m.errorLowerBound !== null && m.errorLowerBound > 0) {
     out.push([
-      'Error',
+      'Error bound',
       `≥ ${num(m.errorLowerBound)} with the same confidence (max(0, Î − ε) / 2, Theorem 4.1)`,
     ]);
   }
   if (m.error)
     out.push([
-      'Reference',
-      `error Ê = ${num(m.error.estimate)} [${num(m.error.lower)}, ${num(m.error.upper)}]`,
+      'Error',
+      `Ê = ${num(m.error.estimate)} [${num(m.error.lower)}, ${num(m.error.upper)}] against the reference`,
     ]);
   const classes = m.classes.map((c) => `{${c.labels.join(', ')}} ${pct(c.share)}`).join(', ');
   out.push(['Classes', `${classes}; semantic entropy ${num(m.semanticEntropy)}`]);

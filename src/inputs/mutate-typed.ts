@@ -440,6 +440,25 @@ const mutateNode = (node: TypedNode, ctx: TypedContext): unknown => {
   }
 };
 
+/** A list or tuple of scalars: the most common argument, mutated without building a node table. */
+const isFlatSequence = (v: unknown): v is unknown[] => {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++)
+    if (typeof v[i] === 'object' && v[i] !== null && isContainer(v[i])) return false;
+  return true;
+};
+
+/** One mutation of a flat sequence; draws exactly what the general path draws, so streams agree. */
+const mutateFlat = (v: unknown[], shape: Shape | null, ctx: TypedContext): unknown => {
+  const id = ctx.rng.chance(1 / 3) ? 0 : ctx.rng.int(0, v.length);
+  if (id === 0) return mutateNode({ value: v, shape }, ctx);
+  const child = childShape(shapeFor(shape, v), v, id - 1);
+  const next = mutateNode({ value: v[id - 1], shape: child }, ctx);
+  const items = v.slice();
+  items[id - 1] = next;
+  return sameSequence(v, items);
+};
+
 /** Applies `count` single-node mutations to one argument, keeping it within `shape`. */
 export const mutateTyped = (
   value: unknown,
@@ -449,6 +468,10 @@ export const mutateTyped = (
 ): unknown => {
   let current = value;
   for (let i = 0; i < count; i++) {
+    if (isFlatSequence(current)) {
+      current = mutateFlat(current, shape, ctx);
+      continue;
+    }
     const table = new NodeTable(current, shape);
     // Containers are few next to their elements; favour them so lengths vary too.
     const id =

@@ -19,10 +19,20 @@ export interface CodeBlock {
   readonly code: string;
 }
 
+/** A fence that is never closed: in Markdown its block runs to the end of the text. */
+const OPEN_FENCE = /(^|\n)[ \t]*(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*)$/;
+
 /** Every fenced block of a Markdown text, in order. */
 export const fencedBlocks = (text: string): CodeBlock[] => {
   const blocks: CodeBlock[] = [];
-  for (const m of text.matchAll(FENCE)) blocks.push({ lang: (m[3] ?? '').toLowerCase(), code: m[4] ?? '' });
+  let end = 0;
+  for (const m of text.matchAll(FENCE)) {
+    blocks.push({ lang: (m[3] ?? '').toLowerCase(), code: m[4] ?? '' });
+    end = m.index + m[0].length;
+  }
+  // A reply cut off by a token limit, or whose author forgot the closing fence.
+  const open = OPEN_FENCE.exec(text.slice(end));
+  if (open) blocks.push({ lang: (open[3] ?? '').toLowerCase(), code: (open[4] ?? '').replace(/\r?\n$/, '') });
   return blocks;
 };
 

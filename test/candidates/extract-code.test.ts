@@ -59,6 +59,18 @@ describe('extractCode', () => {
     expect(code.replace(/\r/g, '')).toBe(ADD_JS);
   });
 
+  it('should take a block whose closing fence is missing up to the end of the reply', () => {
+    // Arrange: CommonMark closes an unterminated fence at the end of the document.
+    const cut = `Here is the function:\n\n\`\`\`js\n${ADD_JS}\n`;
+    const afterAnother = `Usage:\n\`\`\`js\nadd(1, 2);\n\`\`\`\nCode:\n\`\`\`js\n${ADD_JS}`;
+
+    // Act
+    const codes = [extractCode(cut, 'javascript', 'add'), extractCode(afterAnother, 'javascript', 'add')];
+
+    // Assert
+    expect(codes).toEqual([ADD_JS, ADD_JS]);
+  });
+
   it('should prefer the block that defines the entry over an earlier usage example', () => {
     // Arrange
     const reply = [

@@ -8,6 +8,7 @@ import { SeedMutationArbitrary } from './seed-arbitrary.ts';
 import { describeShape, inferArgShapes, type Shape } from './shape.ts';
 import { argsArbitrary, type SizeOptions } from './shape-arbitrary.ts';
 import { parseSignature } from './signature.ts';
+import { compareComplexity, complexity } from './structural-shrink.ts';
 
 export type { SizeOptions };
 
@@ -189,8 +190,10 @@ export const fromExamples = (
   const shapes = inferArgShapes(tuples);
   const python = options.language ? options.language === 'python' : tuples.some(looksPython);
   const generated = argsArbitrary(shapes, { ...options, python });
+  // constantFrom shrinks toward its first entries: simplest first, so shrinking never grows.
+  const simplestFirst = [...tuples].sort((a, b) => compareComplexity(complexity(a), complexity(b)));
   const arbitrary = fc.oneof(
-    { arbitrary: fc.constantFrom(...tuples), weight: 1 },
+    { arbitrary: fc.constantFrom(...simplestFirst), weight: 1 },
     { arbitrary: generated, weight: 4 },
   );
   return new CrosscheckGen(arbitrary, `examples (${shapes.map(describeShape).join(', ')})`);

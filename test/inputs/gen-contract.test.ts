@@ -84,15 +84,19 @@ describe.each(sources)('Gen contract: %s', (_name, make) => {
   it('should shrink to values that are never larger and differ from the original', async () => {
     const g = make();
     const inputs = await g.generate(40, { seed: 3 });
+    let checked = 0;
     for (const args of inputs) {
       if (!g.arbitrary.canShrinkWithoutContext(args)) continue;
       let count = 0;
       for (const smaller of g.arbitrary.shrink(args, undefined)) {
         if (count++ >= 20) break;
+        checked++;
         expect(toWire(smaller.value)).not.toBe(toWire(args));
         expect(smaller.value.length).toBe(args.length);
+        expect(compareComplexity(complexity(smaller.value), complexity(args))).toBeLessThanOrEqual(0);
       }
     }
+    expect(checked).toBeGreaterThan(0);
   });
 
   it('should shrink a witness to something strictly smaller when every input fails', async () => {

@@ -42,7 +42,7 @@ interface Check<A extends Args> {
 }
 
 /** Options of {@link CrosscheckGen.withReference}. @public */
-export interface ReferenceFilterOptions extends Pick<RunOptions, 'timeoutMs' | 'memoryMb'> {
+export interface ReferenceFilterOptions extends Pick<RunOptions, 'timeoutMs' | 'memoryMb' | 'budgetMs'> {
   /** Error class names that mean "invalid input" (the `invalid` outcome). Default: the task's or the language's. */
   invalidInput?: readonly string[];
 }
@@ -66,6 +66,16 @@ const outcomeReason = (o: Outcome): string => {
     default:
       return `crash (${o.reason})`;
   }
+};
+
+/** Says how many rejections were inputs the reference never ran (its timeout budget was spent). */
+const notJudged = (rejected: Record<string, number>): string => {
+  const n = Object.entries(rejected)
+    .filter(([reason]) => reason.includes('not run'))
+    .reduce((sum, [, count]) => sum + count, 0);
+  return n === 0
+    ? ''
+    : ` (${n} never ran: the reference spent its timeout budget on slow inputs; raise budgetMs/timeoutMs or narrow the inputs)`;
 };
 
 const checkCount = (n: unknown, where: string): number => {
@@ -170,7 +180,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
         ? null
         : distinct === accepted.length
           ? `the source looks exhausted: only ${distinct} distinct inputs in ${drawn} draws`
-          : `gave up after ${drawn} draws: ${distinct} distinct inputs, of which the validity filters rejected ${distinct - accepted.length}`;
+          : `gave up after ${drawn} draws: ${distinct} distinct inputs, of which the validity filters rejected ${distinct - accepted.length}${notJudged(rejected)}`;
     return { inputs: accepted, drawn, duplicates, rejected, shortfall };
   }
 
@@ -279,6 +289,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
           signal,
           memoryMb: options.memoryMb,
           timeoutMs: options.timeoutMs,
+          budgetMs: options.budgetMs,
         });
         const sortedOutcomes = matrix.reference?.outcomes ?? [];
         const outcomes: Outcome[] = new Array(batch.length);

@@ -33,5 +33,8 @@ export const testIdentity = (ctx: MatcherContext, matcher: string): TestIdentity
   file: ctx.testPath ?? null,
   name: ctx.currentTestName ?? null,
   matcher,
-  negated: ctx.isNot === true,
+  negated: negated(ctx),
 });
+
+/** Whether the assertion is `.not` (hosts may leave `isNot` undefined when it is not). */
+export const negated = (ctx: MatcherContext): boolean => ctx.isNot === true;

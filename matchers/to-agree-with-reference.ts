@@ -2,7 +2,7 @@ import { type Candidate, fromFunctions, isCandidate } from '../src/candidates/in
 import { measure } from '../src/measure/index.ts';
 import { errorRecord } from '../src/report/index.ts';
 import { isTask, type Task } from '../src/task/index.ts';
-import { type CrosscheckMatcherResult, type MatcherContext, testIdentity } from './context.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { formatMessage, misuse, num, pct } from './message.ts';
 import type { AgreeWithReferenceOptions } from './types.ts';
 
@@ -76,7 +76,7 @@ export async function toAgreeWithReference(
   const pass = e !== null && e.estimate <= maxError;
   const record = errorRecord(m, maxError, {
     test: testIdentity(this, NAME),
-    pass: pass !== this.isNot,
+    pass: pass !== negated(this),
     tags: [candidate.tags],
   });
   const wrong = e ? Math.round(e.estimate * e.n) : 0;

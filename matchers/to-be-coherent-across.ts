@@ -2,7 +2,7 @@ import type { Candidate } from '../src/candidates/index.ts';
 import { type Detection, detect } from '../src/measure/index.ts';
 import { detectionRecord } from '../src/report/index.ts';
 import { isTask, type Task } from '../src/task/index.ts';
-import { type CrosscheckMatcherResult, type MatcherContext, testIdentity } from './context.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { formatMessage, misuse, num } from './message.ts';
 import type { CoherentAcrossOptions } from './types.ts';
 
@@ -62,7 +62,7 @@ export async function toBeCoherentAcross(
   const pass = this.isNot ? d.verdict !== 'incoherent' : d.verdict === 'coherent';
   const record = detectionRecord(d, {
     test: testIdentity(this, NAME),
-    pass: pass !== this.isNot,
+    pass: pass !== negated(this),
     tags: candidates.map((c) => c.tags),
   });
   const message = () =>

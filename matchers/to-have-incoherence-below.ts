@@ -2,7 +2,7 @@ import type { Candidate } from '../src/candidates/index.ts';
 import { type Measurement, measure } from '../src/measure/index.ts';
 import { coherenceRecord } from '../src/report/index.ts';
 import { isTask, type Task } from '../src/task/index.ts';
-import { type CrosscheckMatcherResult, type MatcherContext, testIdentity } from './context.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { formatMessage, misuse, num, pct } from './message.ts';
 import type { IncoherenceBelowOptions } from './types.ts';
 
@@ -95,7 +95,7 @@ export async function toHaveIncoherenceBelow(
   const pass = this.isNot ? !above : below;
   const record = coherenceRecord(m, bound, {
     test: testIdentity(this, NAME),
-    pass: pass !== this.isNot,
+    pass: pass !== negated(this),
     tags: candidates.map((c) => c.tags),
   });
   const message = () =>

@@ -1,6 +1,6 @@
 import { rankingRecord } from '../src/report/index.ts';
 import { averageRanks, spearman } from '../src/stats/index.ts';
-import { type CrosscheckMatcherResult, type MatcherContext, testIdentity } from './context.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { formatMessage, misuse, num } from './message.ts';
 import type { RankLikeOptions, Scores } from './types.ts';
 
@@ -88,7 +88,7 @@ export function toRankLike(
   const pass = Number.isFinite(rho) && rho >= minSpearman;
   const record = rankingRecord(
     { spearman: rho, minSpearman, items: aligned.items, received: aligned.xs, expected: aligned.ys },
-    { test: testIdentity(this, NAME), pass: pass !== this.isNot },
+    { test: testIdentity(this, NAME), pass: pass !== negated(this) },
   );
   const ra = averageRanks(aligned.xs);
   const rb = averageRanks(aligned.ys);

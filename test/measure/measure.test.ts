@@ -16,7 +16,12 @@ describe('measure', () => {
   it('should report classes, plurality, majority, entropy and per-candidate error', async () => {
     // Arrange
     const task = defineTask({ name: 'sum', inputs, reference: sum });
-    const candidates = fromFunctions({ a: sum, b: sum, c: capped, d: (xs: number[]) => sum([...xs].reverse()) });
+    const candidates = fromFunctions({
+      a: sum,
+      b: sum,
+      c: capped,
+      d: (xs: number[]) => sum([...xs].reverse()),
+    });
     // Act
     const m = await measure(task, candidates, { n: 300, seed: 1 });
     // Assert
@@ -32,7 +37,10 @@ describe('measure', () => {
     ]);
     // With one wrong candidate out of 4, d_j = 3/6 wherever it is wrong and e_j = 1/4: I = 2E exactly.
     expect(m.incoherence!.estimate).toBeCloseTo(2 * m.error!.estimate, 12);
-    expect(m.errorLowerBound).toBeCloseTo(Math.max(0, m.incoherence!.estimate - m.incoherence!.epsilon) / 2, 12);
+    expect(m.errorLowerBound).toBeCloseTo(
+      Math.max(0, m.incoherence!.estimate - m.incoherence!.epsilon) / 2,
+      12,
+    );
     expect(m.seed).toBe(1);
     expect(m.n).toBe(300);
   });
@@ -74,7 +82,11 @@ describe('measure', () => {
       if (xs.length > 3) await new Promise((r) => setTimeout(r, 1000));
       return sum(xs);
     };
-    const task = defineTask({ name: 'sum', inputs: [[[1]], [[1, 2, 3, 4]], [[5, 5, 5, 5, 5]]], timeoutMs: 50 });
+    const task = defineTask({
+      name: 'sum',
+      inputs: [[[1]], [[1, 2, 3, 4]], [[5, 5, 5, 5, 5]]],
+      timeoutMs: 50,
+    });
     // Act
     const m = await measure(task, fromFunctions({ sum, slow }), { seed: 1 });
     // Assert
@@ -118,8 +130,16 @@ describe('detect', () => {
       epsilon: 0.01,
       delta: 0.05,
     });
-    expect(d).toMatchObject({ verdict: 'coherent', required: 299, inputsRun: 299, inputsCounted: 299, seed: 42 });
-    expect(d.certificate).toBe('incoherence ≤ 0.01 with confidence 0.95 (for these 2 candidates and this Gen)');
+    expect(d).toMatchObject({
+      verdict: 'coherent',
+      required: 299,
+      inputsRun: 299,
+      inputsCounted: 299,
+      seed: 42,
+    });
+    expect(d.certificate).toBe(
+      'incoherence ≤ 0.01 with confidence 0.95 (for these 2 candidates and this Gen)',
+    );
     expect(certificateText(0.05, 0.05, 10)).toBe(
       'incoherence ≤ 0.05 with confidence 0.95 (for these 10 candidates and this Gen)',
     );

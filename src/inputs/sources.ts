@@ -209,7 +209,8 @@ export interface SeedOptions {
   profile?: 'typed' | 'difftrust';
   /**
    * Mutation counts; each input picks one and mutates every argument that many times.
-   * @defaultValue `[1, 10, 30]` for difftrust, `[1, 2, 4, 8, 16, 32]` for typed
+   * @defaultValue `[1, 10, 30]` for difftrust (the paper's), `[1, 2, 3, 5, 8, 13, 21]` for typed:
+   * more inputs near the seeds, where preconditions still hold, and some far from them
    */
   mutations?: readonly number[];
   /** typed: cap on the length of strings and collections grown by mutation. @defaultValue 100 */
@@ -270,7 +271,7 @@ export const fromSeeds = (seeds: readonly Args[], options: SeedOptions = {}): Cr
   if (profile !== 'typed' && profile !== 'difftrust') {
     invalid(where, 'profile', "must be 'typed' or 'difftrust'", profile, "Use 'typed' to keep types.");
   }
-  const mutations = options.mutations ?? (profile === 'difftrust' ? [1, 10, 30] : [1, 2, 4, 8, 16, 32]);
+  const mutations = options.mutations ?? (profile === 'difftrust' ? [1, 10, 30] : [1, 2, 3, 5, 8, 13, 21]);
   if (
     !Array.isArray(mutations) ||
     mutations.length === 0 ||

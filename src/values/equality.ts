@@ -109,10 +109,9 @@ export const comparator = (equality: Equality): Comparator => {
   };
   const equal = (a: PreparedValue, b: PreparedValue): boolean => {
     if (a.key === b.key) return true;
-    if (!a.inexact || !b.inexact) {
-      // Exact values can only equal within tolerance in difftrust, where integers are close too.
-      if (equality !== 'difftrust') return false;
-    }
+    // Exact values on both sides can only be equal within a tolerance in difftrust, where
+    // integers are close too; otherwise one float suffices (3 and 3.0000000000000004 agree).
+    if (!a.inexact && !b.inexact && equality !== 'difftrust') return false;
     return tolerantEqual(a.normal as Normal, b.normal as Normal, tolerance);
   };
   return { mode: equality, prepare, equal, equalTagged: (a, b) => equal(prepare(a), prepare(b)) };

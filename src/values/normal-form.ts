@@ -67,10 +67,9 @@ export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
   switch (typeof t) {
     case 'boolean':
       return rules.boolIsNumber ? numberNode(t ? 1 : 0, 'int', rules, false) : { t: 'bool', v: t };
-    case 'number': {
-      const integral = Number.isInteger(t);
-      return numberNode(t, integral ? 'int' : 'float', rules, !integral);
-    }
+    case 'number':
+      // A plain JSON number is a JS number (one type, int or not) or a Python int: one kind.
+      return numberNode(t, 'num', rules, !Number.isInteger(t));
     case 'string':
       return { t: 'str', v: t };
   }
@@ -105,7 +104,11 @@ export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
       );
     case '$float': {
       const v = specialNumber(body as Tagged);
-      return numberNode(v, 'float', rules, true);
+      // Only an integral Python float (4.0, a PyFloat once decoded) is told apart from a plain
+      // number: a non-integral float or a special value (-0, NaN, ±Infinity, as JS encodes
+      // them) decodes to a JS number, so it must compare as one or a round trip would change it.
+      if (typeof body === 'string') return numberNode(v, 'num', rules, false);
+      return numberNode(v, Number.isInteger(v) ? 'float' : 'num', rules, true);
     }
     case '$int': {
       const digits = body as string;
@@ -261,9 +264,11 @@ export const tolerantEqual = (a: Normal, b: Normal, tol: Tolerance): boolean => 
   switch (a.t) {
     case 'num': {
       const y = b as typeof a;
-      if (a.k !== y.k) return false;
-      // Ints stay exact (Python ==): a tolerance applies only between two floats.
-      if (tol.ints || (a.inexact && y.inexact))
+      // An integral Python float and a non-integral number are both floats (see toNormal).
+      const floatLike = (n: typeof a) => n.k === 'float' || (n.k === 'num' && !Number.isInteger(n.v));
+      if (a.k !== y.k && !(floatLike(a) && floatLike(y))) return false;
+      // Ints stay exact; a tolerance applies when either side is a float (math.isclose).
+      if (tol.ints || a.inexact || y.inexact)
         return (a.big !== null && a.big === y.big) || isClose(a.v, y.v, tol.relTol);
       return numKey(a) === numKey(y);
     }

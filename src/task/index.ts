@@ -54,6 +54,35 @@ export interface Task<A extends Args = Args> {
 const TASK_BRAND = Symbol.for('crosscheck.task');
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
+const FIELDS: readonly (keyof TaskSpec)[] = [
+  'name',
+  'description',
+  'signature',
+  'entry',
+  'inputs',
+  'reference',
+  'equality',
+  'invalidInput',
+  'timeoutMs',
+];
+
+/** Levenshtein distance, for "did you mean" hints on misspelt fields. */
+const editDistance = (a: string, b: string): number => {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length] as number;
+};
+
 const fail = (field: string, rule: string, got: unknown, fix?: string): never => {
   throw new CrosscheckError(
     'INVALID_TASK',
@@ -81,6 +110,16 @@ const asLiteral = (value: unknown): string => {
 export const defineTask = <A extends Args = Args>(spec: TaskSpec<A>): Task<A> => {
   if (typeof spec !== 'object' || spec === null) fail('spec', 'must be an object', spec);
   const { name, description, signature, entry, inputs, reference, equality, invalidInput, timeoutMs } = spec;
+  for (const key of Object.keys(spec)) {
+    if (!FIELDS.includes(key as keyof TaskSpec)) {
+      const near = FIELDS.find((f) => editDistance(f.toLowerCase(), key.toLowerCase()) <= 2);
+      throw new CrosscheckError(
+        'INVALID_TASK',
+        `defineTask: unknown field \`${key}\`${near ? `; did you mean \`${near}\`?` : '.'} A task takes ${FIELDS.map((f) => `\`${f}\``).join(', ')}.`,
+        { where: `defineTask({ ${key} })` },
+      );
+    }
+  }
   if (typeof name !== 'string' || name.trim() === '') {
     fail(
       'name',

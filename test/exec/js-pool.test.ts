@@ -94,7 +94,7 @@ describe('run with sandboxed JavaScript', () => {
     const cs = js(['function f(x) { return x }']);
     const { tuple, PyFloat, PyDict } = await import('../../src/index.ts');
     const value = [
-      tuple(1, 'a'),
+      tuple<unknown>(1, 'a'),
       new PyFloat(4),
       new PyDict([[1, 'one']]),
       new Set([1]),
@@ -178,5 +178,26 @@ describe('the shared sandbox pool', () => {
     expect((m.outcomes[0]![2] as { reason: string }).reason).toBe(
       'out of memory: the call exceeded the 64 MB heap limit',
     );
+  });
+});
+
+describe('state of sandboxed candidates', () => {
+  const STATEFUL = 'let calls = 0;\nfunction f(x) { calls += 1; return calls }';
+
+  it('should give identical samples separate state', async () => {
+    // Arrange: the same stateful program twice, as two samples of one model often are.
+    const cs = js([STATEFUL, STATEFUL]);
+    // Act
+    const m = await run(defineTask({ name: 'f' }), cs, range(3));
+    // Assert: each counts its own calls.
+    expect(kinds(m.outcomes[0]!)).toEqual([1, 2, 3]);
+    expect(kinds(m.outcomes[1]!)).toEqual([1, 2, 3]);
+  });
+
+  it('should give the same outcomes when the same run is repeated', async () => {
+    const cs = js([STATEFUL]);
+    const first = await run(defineTask({ name: 'f' }), cs, range(3));
+    const second = await run(defineTask({ name: 'f' }), cs, range(3));
+    expect(kinds(second.outcomes[0]!)).toEqual(kinds(first.outcomes[0]!));
   });
 });

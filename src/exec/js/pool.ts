@@ -21,6 +21,7 @@ interface RowState {
 }
 
 interface RunState {
+  readonly id: number;
   readonly ctx: RunContext;
   pendingJobs: number;
   resolve: () => void;
@@ -51,6 +52,7 @@ interface Slot {
 }
 
 let nextJobId = 1;
+let nextRunId = 1;
 
 /** What the harness reports for a chunk (see `runChunk` in harness.ts). */
 interface ChunkReport {
@@ -111,7 +113,19 @@ export class JsSandboxPool {
   /** Runs each row's candidate on every input of the context. */
   run(rows: ReadonlyArray<{ row: number; candidate: SourceCandidate }>, ctx: RunContext): Promise<void> {
     return new Promise<void>((resolve) => {
-      const runState: RunState = { ctx, pendingJobs: 0, resolve, aborted: false };
+      const runId = nextRunId++;
+      const keys: string[] = [];
+      const runState: RunState = {
+        id: runId,
+        ctx,
+        pendingJobs: 0,
+        aborted: false,
+        resolve: () => {
+          // Sandboxes hold a candidate's state: they serve one row of one run, then go.
+          this.#broadcast({ type: 'forget', keys });
+          resolve();
+        },
+      };
       const n = ctx.inputs.length;
       // Split each candidate's inputs so that even a single candidate keeps every worker busy.
       const parts = Math.max(1, Math.ceil((this.size * 2) / Math.max(1, rows.length)));
@@ -125,7 +139,9 @@ export class JsSandboxPool {
           budgetLeftMs: ctx.limits.budgetMs,
           dead: null,
           payload: {
-            key: `${candidate.id}:${ctx.limits.maxOutputBytes}:${ctx.invalidNames(candidate).join(',')}`,
+            // One sandbox per row and run: identical samples never share state, and no run
+            // inherits what a candidate left behind in an earlier one.
+            key: `${runId}:${row}:${candidate.id}`,
             label: candidate.label,
             wrapper: candidate.prepared ?? '',
             entry: candidate.entry,
@@ -149,7 +165,7 @@ export class JsSandboxPool {
       if (ctx.signal) {
         ctx.signal.addEventListener('abort', () => this.#abort(runState), { once: true });
       }
-      if (runState.pendingJobs === 0) resolve();
+      if (runState.pendingJobs === 0) runState.resolve();
       this.#pump();
     });
   }
@@ -164,6 +180,10 @@ export class JsSandboxPool {
         await w?.terminate();
       }),
     );
+  }
+
+  #broadcast(message: HostMessage): void {
+    for (const slot of this.#slots) slot.worker?.postMessage(message);
   }
 
   #enqueue(rs: RowState, from: number, to: number, isolated: boolean, front = false): void {

@@ -32,7 +32,8 @@ export interface RunMessage {
   isolated: boolean;
 }
 
-export type HostMessage = InputsMessage | RunMessage | { type: 'forget' };
+/** `forget` drops the sandboxes with these keys (all of them without keys). */
+export type HostMessage = InputsMessage | RunMessage | { type: 'forget'; keys?: string[] };
 
 /**
  * `text` is `{"n": next, "p": 0|1, "r": [wire outcomes from `from`]}`: `n` is where the chunk

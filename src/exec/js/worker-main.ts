@@ -172,8 +172,9 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
     } else if (message.type === 'run') {
       runJob(message as unknown as RunMessage);
     } else if (message.type === 'forget') {
-      sandboxes.clear();
-      inputSets.clear();
+      const keys = message.keys as string[] | undefined;
+      if (keys === undefined) sandboxes.clear();
+      else for (const key of keys) sandboxes.delete(key);
     }
   });
   post({ type: 'ready' });

@@ -1,5 +1,6 @@
 import type { CommandCandidate } from '../../candidates/types.ts';
 import type { Backend, RowJob } from '../backend.ts';
+import { requirePosix } from './platform.ts';
 import { poolFor } from './pool.ts';
 import { type PreparedRow, runPrepared } from './schedule.ts';
 
@@ -14,6 +15,7 @@ export const showCommand = (command: readonly string[]): string =>
  */
 export const commandBackend: Backend = {
   async run(rows: readonly RowJob[], ctx) {
+    requirePosix('Command candidates');
     const prepared: PreparedRow[] = rows.map(({ row, candidate }) => {
       const c = candidate as CommandCandidate;
       const pool = poolFor({

@@ -1,5 +1,6 @@
 import type { SourceCandidate } from '../../candidates/types.ts';
 import type { Backend, RowJob } from '../backend.ts';
+import { requirePosix } from '../command/platform.ts';
 import { closeAllPools, defaultPoolSize, poolFor } from '../command/pool.ts';
 import { type PreparedRow, runPrepared } from '../command/schedule.ts';
 import { resolvePythonOptions } from './config.ts';
@@ -7,6 +8,17 @@ import { harnessPath } from './harness-path.ts';
 import { checkPython } from './interpreter.ts';
 
 const PYTHON_LABEL = 'Python';
+
+const PYTHON_ENV = {
+  // Reproducible set and dict-of-str orders across runs and workers.
+  PYTHONHASHSEED: '0',
+  PYTHONDONTWRITEBYTECODE: '1',
+  PYTHONIOENCODING: 'utf-8',
+  // Numeric libraries start thread pools on import; the worker allows no threads.
+  OPENBLAS_NUM_THREADS: '1',
+  OMP_NUM_THREADS: '1',
+  MKL_NUM_THREADS: '1',
+};
 
 // RLIMIT_AS bounds address space, not heap: the interpreter and its shared libraries take a few
 // hundred MiB of it before any candidate allocates, so small heap limits are raised to a floor.
@@ -19,13 +31,14 @@ const addressSpaceMb = (memoryMb: number): number => Math.max(memoryMb, 512) + 2
  */
 export const pythonBackend: Backend = {
   async run(rows: readonly RowJob[], ctx) {
+    requirePosix('Python candidates');
     const options = resolvePythonOptions();
     const runtime = await checkPython(options.python, options.source);
     const pool = poolFor(
       {
         command: [runtime.executable, '-s', '-B', harnessPath()],
         memoryMb: addressSpaceMb(ctx.limits.memoryMb),
-        env: { PYTHONHASHSEED: '0', PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8' },
+        env: PYTHON_ENV,
         label: PYTHON_LABEL,
         fix: `Check that \`${runtime.executable}\` (Python ${runtime.version}) can run ${harnessPath()}; set CROSSCHECK_PYTHON or configurePython({ python }) to use another interpreter.`,
       },

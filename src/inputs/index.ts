@@ -31,6 +31,14 @@ export { type Complexity, compareComplexity, complexity } from './structural-shr
  * The input sources, as one namespace: `gen.fromArbitrary`, `gen.fromSignature`,
  * `gen.fromJsonSchema`, `gen.fromExamples`, `gen.fromSeeds`. Each returns a {@link CrosscheckGen}
  * with `.filter(predicate)` and `.withReference(reference)`.
+ *
+ * ```ts
+ * const inputs = gen.fromSignature('(xs: List[int], k: int) -> int', { maxLength: 20 });
+ * const seeded = gen.fromSeeds([[[3, 1, 2], 1]], { language: 'python' }).withReference(groundTruth);
+ * const task = defineTask({ name: 'kth', inputs: seeded });
+ * const xs = await seeded.generate(1000, { seed: 42 }); // same seed, same 1,000 distinct valid inputs
+ * const { args } = await shrinkWitness(seeded, xs[0], async (a) => disagree(a)); // smaller, still failing
+ * ```
  * @public
  */
 export const gen = { fromArbitrary, fromSignature, fromJsonSchema, fromExamples, fromSeeds } as const;

@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCandidates, loadTasks } from '../../src/bench/dataset.ts';
 import { fromFunctions, fromSources } from '../../src/candidates/index.ts';
+import { isCrosscheckError } from '../../src/errors/index.ts';
 import { closePythonWorkers } from '../../src/exec/python/index.ts';
 import { coherenceProperty } from '../../src/fast-check/index.ts';
+import { GEN_BRAND } from '../../src/inputs/gen-contract.ts';
 import { gen } from '../../src/inputs/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import { decode } from '../../src/values/index.ts';
@@ -111,6 +113,33 @@ describe('coherenceProperty', () => {
     expect(result.failed).toBe(true);
     const [witness] = result.counterexample as [unknown[]];
     expect(await property.findDisagreement(witness)).not.toBeNull();
+  });
+});
+
+describe('coherenceProperty misuse', () => {
+  it('should ask for two candidates, and for inputs fast-check can draw from', () => {
+    const catchError = (f: () => unknown): unknown => {
+      try {
+        f();
+      } catch (error) {
+        return error;
+      }
+      return null;
+    };
+    const one = catchError(() => coherenceProperty(task, fromFunctions({ sortAsc })));
+    expect(isCrosscheckError(one) && one.message).toContain('at least two candidates');
+    const opaque = { [GEN_BRAND]: true, description: 'opaque', generate: async () => [] };
+    const noArb = catchError(() =>
+      coherenceProperty(
+        defineTask({ name: 'x', inputs: opaque as never }),
+        fromFunctions({ sortAsc, insertionSort }),
+      ),
+    );
+    expect(isCrosscheckError(noArb) && noArb.message).toContain('has no fast-check arbitrary');
+    const none = catchError(() =>
+      coherenceProperty(defineTask({ name: 'x' }), fromFunctions({ sortAsc, insertionSort })),
+    );
+    expect(isCrosscheckError(none) && none.message).toContain('`inputs` must be a Gen from gen.*');
   });
 });
 

@@ -101,6 +101,15 @@ describe('typed errors for bad input', () => {
     expect(error.message).toContain('`reference` must be a function, a candidate or a task');
   });
 
+  it('should stop with ABORTED when the signal fires', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await thrown(() =>
+      gen.fromSignature('(x: int) -> int').generate(10, { seed: 1, signal: controller.signal }),
+    );
+    expect(error.code).toBe('ABORTED');
+  });
+
   it('should reject a witness that is not an argument tuple', async () => {
     const error = await thrown(() => shrinkWitness(null, 5 as never, () => true));
     expect(error.message).toContain('`args` must be an argument tuple');

@@ -160,7 +160,9 @@ export const coherenceProperty = <A extends Args = Args>(
     }
     if (found === null) return;
     const lines = found.classes.map((c) => `  ${c.labels.join(', ')} → ${c.outcome}`);
-    throw new Error(`The candidates disagree on ${toWire(args)}:\n${lines.join('\n')}`);
+    const input = toWire(args);
+    const shown = input.length > 300 ? `${input.slice(0, 297)}...` : input;
+    throw new Error(`The candidates disagree on ${shown}:\n${lines.join('\n')}`);
   };
 
   // Names chosen not to shadow the fields of fast-check's own property object.

@@ -98,6 +98,25 @@ describe('gen.fromSeeds, typed profile', () => {
     expect(short).toEqual([]);
   });
 
+  it('should give plain JS values for JavaScript seeds (no Python boxes)', async () => {
+    const inputs = await gen
+      .fromSeeds([[[1.5, 2.25], { name: 'a', tags: ['x'] }]])
+      .generate(300, { seed: 4 });
+    const hasBox = (v: unknown): boolean =>
+      v instanceof PyFloat ||
+      v instanceof Tuple ||
+      v instanceof PyDict ||
+      (Array.isArray(v) && v.some(hasBox)) ||
+      (typeof v === 'object' && v !== null && Object.values(v).some(hasBox));
+    for (const args of inputs) {
+      expect(hasBox(args)).toBe(false);
+      for (const x of args[0] as unknown[]) expect(typeof x).toBe('number');
+      const record = args[1] as { name: unknown; tags: unknown[] };
+      expect(typeof record.name).toBe('string');
+      for (const t of record.tags) expect(typeof t).toBe('string');
+    }
+  });
+
   it('should keep only inputs the reference accepts', async () => {
     const reference = (xs: number[]) => {
       if (xs.length === 0) throw new RangeError('empty');

@@ -1,8 +1,22 @@
 /**
- * Reports: the record schema matchers write (more to come: suite aggregation, renderers, shard
- * merge).
+ * Reports: the record schema matchers write, suite aggregation, renderers (terminal, JSON,
+ * Markdown, HTML with SVG plots) and shard merge.
  * @packageDocumentation
  */
+
+export { GLYPHS } from './figures.ts';
+export { mergeReports, missingShards } from './merge.ts';
+export {
+  defaultJsonPath,
+  REPORT_FORMATS,
+  type ReporterOptions,
+  type ReportFormat,
+  type ResolvedReporterOptions,
+  renderReport,
+  resolveFormat,
+  resolveReporterOptions,
+  writeOutputs,
+} from './output.ts';
 export {
   type ClassRecord,
   type CoherenceData,
@@ -29,3 +43,31 @@ export {
   type TestIdentity,
   type WitnessRecord,
 } from './record.ts';
+export { renderHtml } from './render-html.ts';
+export { REPORT_FILE, renderJson, writeReportJson } from './render-json.ts';
+export { renderMarkdown } from './render-markdown.ts';
+export { renderTerminal, type TerminalOptions } from './render-terminal.ts';
+export {
+  type CrosscheckReport,
+  createReport,
+  parseReport,
+  REPORT_SCHEMA,
+  REPORT_VERSION,
+  type RunInfo,
+  relativeToRoot,
+  type ShardInfo,
+} from './report.ts';
+export {
+  type CheckRow,
+  checkRow,
+  type ModelRanking,
+  type ModelRow,
+  type PacVerdict,
+  type ReferenceFigures,
+  type SuiteFigures,
+  type Summary,
+  sortRecords,
+  summarize,
+  type TaskPoint,
+} from './summary.ts';
+export { appendStepSummary, writeFileAtomic } from './write.ts';

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import {
+  type CrosscheckReport,
+  mergeReports,
+  parseReport,
+  renderJson,
+  renderReport,
+  resolveFormat,
+  writeFileAtomic,
+} from '../report/index.ts';
+
+/** Usage of `crosscheck report`. */
+export const REPORT_USAGE = `Usage:
+  crosscheck report <report.json...> [--format terminal|markdown|html|json] [--out <file>]
+      Render saved reports (several are merged first). Default: terminal to stdout.
+  crosscheck report merge <report.json...> --out <file>
+      Merge shard reports (--shard=1/k ... k/k) into one JSON report.
+
+Options:
+  --format <f>   terminal, markdown, html or json (default terminal)
+  --out <file>   write to a file (atomically) instead of stdout
+  --width <n>    terminal width (default: the terminal's, else 100)
+  --no-color     no colours in terminal output (NO_COLOR also works)
+  -h, --help     this help
+`;
+
+/** What a subcommand does with the process, so tests can run it in-process. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly readFile: (path: string) => string;
+}
+
+const defaultIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  readFile: (path) => readFileSync(path, 'utf8'),
+};
+
+const load = (paths: readonly string[], io: CliIo, where: string): CrosscheckReport[] => {
+  if (paths.length === 0) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: expected at least one report file, got none. Pass the crosscheck-report.json files.`,
+      { where },
+    );
+  }
+  return paths.map((path) => {
+    let text: string;
+    try {
+      text = io.readFile(path);
+    } catch (error) {
+      throw new CrosscheckError(
+        'INVALID_INPUT',
+        `${where}: cannot read ${path}: ${(error as Error).message}`,
+        { where, cause: error },
+      );
+    }
+    return parseReport(text, path);
+  });
+};
+
+/** `crosscheck report ...`: returns the exit code. */
+export const reportCommand = (args: readonly string[], io: CliIo = defaultIo): number => {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    options: {
+      format: { type: 'string', short: 'f' },
+      out: { type: 'string', short: 'o' },
+      width: { type: 'string' },
+      color: { type: 'boolean' },
+      'no-color': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.stdout(REPORT_USAGE);
+    return 0;
+  }
+  if (positionals[0] === 'merge') {
+    const where = 'crosscheck report merge';
+    if (values.out === undefined) {
+      throw new CrosscheckError(
+        'INVALID_OPTION',
+        `${where}: --out is required (the merged JSON report's path). Example: crosscheck report merge shard-*.json --out crosscheck-report.json`,
+        { where },
+      );
+    }
+    if (values.format !== undefined && values.format !== 'json') {
+      throw new CrosscheckError(
+        'INVALID_OPTION',
+        `${where}: merge writes JSON; --format ${describeValue(values.format)} is not supported. Render the merged file with \`crosscheck report <file> --format ...\`.`,
+        { where },
+      );
+    }
+    const files = positionals.slice(1);
+    const merged = mergeReports(load(files, io, where), files);
+    writeFileAtomic(values.out, renderJson(merged));
+    io.stdout(
+      `crosscheck: merged ${files.length} report${files.length === 1 ? '' : 's'} (${merged.records.length} records) into ${values.out}\n`,
+    );
+    return 0;
+  }
+  const where = 'crosscheck report';
+  const format = resolveFormat(values.format ?? 'terminal', `${where} --format`);
+  const width = values.width === undefined ? undefined : Number(values.width);
+  if (width !== undefined && !(Number.isInteger(width) && width > 0)) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: --width must be a positive integer, got ${describeValue(values.width)}.`,
+      { where },
+    );
+  }
+  const reports = load(positionals, io, where);
+  const report = reports.length === 1 ? (reports[0] as CrosscheckReport) : mergeReports(reports, positionals);
+  const color = values['no-color'] ? false : values.out !== undefined ? false : values.color;
+  const text = renderReport(report, format, {
+    ...(color === undefined ? {} : { color }),
+    ...(width === undefined ? {} : { width }),
+  });
+  if (values.out !== undefined) {
+    writeFileAtomic(values.out, text);
+    io.stdout(`crosscheck: wrote ${format} report to ${values.out}\n`);
+  } else {
+    io.stdout(text);
+  }
+  return 0;
+};

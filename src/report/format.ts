@@ -1,0 +1,59 @@
+import { GLYPHS } from './figures.ts';
+import type { ClassRecord, EstimateRecord } from './record.ts';
+import type { CheckRow, PacVerdict } from './summary.ts';
+
+/** Number formatting shared by the renderers, so every format shows the same figures. */
+
+/** A number with `digits` decimals, or the dash for null. */
+export const num = (x: number | null, digits = 3): string => (x === null ? GLYPHS.none : x.toFixed(digits));
+
+/** A share as a whole percent. */
+export const pct = (x: number | null): string => (x === null ? GLYPHS.none : `${Math.round(x * 100)}%`);
+
+/** `k/n (p%)`. */
+export const ratio = (k: number, n: number): string => (n === 0 ? GLYPHS.none : `${k}/${n} (${pct(k / n)})`);
+
+/** An estimate with its Hoeffding half-width: `0.125 ± 0.042`. */
+export const estimate = (e: EstimateRecord | null): string =>
+  e === null ? GLYPHS.none : `${num(e.estimate)} ${GLYPHS.pm} ${num(e.epsilon)}`;
+
+/** Error if measured, else the oracle-free lower bound `≥ 0.010`. */
+export const errorCell = (row: CheckRow): string =>
+  row.error
+    ? estimate(row.error)
+    : row.errorLowerBound === null
+      ? GLYPHS.none
+      : `≥ ${num(row.errorLowerBound)}`;
+
+/** Milliseconds, rounded. Tests mask these. */
+export const ms = (d: number): string => `${Math.round(d)}ms`;
+
+/** Class sizes (`2+1`) when m is known, else shares. */
+export const classesText = (classes: readonly ClassRecord[], m: number | null): string => {
+  if (classes.length === 0) return GLYPHS.none;
+  return m === null
+    ? classes.map((c) => pct(c.share)).join('+')
+    : classes.map((c) => String(Math.round(c.share * m))).join('+');
+};
+
+/** The check's kind as the matcher wrote it, with `.not`. */
+export const checkName = (row: CheckRow): string => `${row.negated ? '.not.' : ''}${row.matcher}`;
+
+/** PAC verdict or dash. */
+export const pacText = (pac: PacVerdict | null): string => pac ?? GLYPHS.none;
+
+/** Tags other than `model`, as `k=v` pairs. */
+export const otherTags = (row: CheckRow): string =>
+  Object.entries(row.tags)
+    .filter(([k]) => k !== 'model')
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+
+/** Interpretation of |ρ| (table 5 of the incoherence paper, Schober et al. 2018). */
+export const rhoStrength = (r: number | null): string => {
+  if (r === null) return 'undefined';
+  const a = Math.abs(r);
+  const strength =
+    a >= 0.9 ? 'very strong' : a >= 0.7 ? 'strong' : a >= 0.4 ? 'moderate' : a >= 0.1 ? 'weak' : 'negligible';
+  return `${strength}${r < 0 ? ', negative' : ''}`;
+};

@@ -1,0 +1,127 @@
+import { GLYPHS } from './figures.ts';
+import {
+  checkName,
+  classesText,
+  errorCell,
+  estimate,
+  num,
+  pacText,
+  pct,
+  ratio,
+  rhoStrength,
+} from './format.ts';
+import { missingShards } from './merge.ts';
+import type { CrosscheckReport } from './report.ts';
+import type { Summary } from './summary.ts';
+
+// Pipes and newlines would break a table cell; backslashes and backticks would start markup.
+const cell = (text: string): string =>
+  text.replace(/[\\`*_|<>[\]]/g, (ch) => `\\${ch}`).replace(/\r?\n/g, ' ');
+
+const table = (
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: readonly number[] = [],
+) => [
+  `| ${header.join(' | ')} |`,
+  `|${header.map((_, i) => (right.includes(i) ? ' ---: ' : ' --- ')).join('|')}|`,
+  ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+];
+
+const checks = (summary: Summary): string[] =>
+  table(
+    ['', 'task', 'model', 'check', 'm', 'n', 'Î ± ε', 'error', 'PAC', 'classes'],
+    summary.rows.map((r) => [
+      `${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail}${r.disagreement ? ` ${GLYPHS.flag}` : ''}`,
+      r.task ?? r.test ?? GLYPHS.none,
+      r.model ?? GLYPHS.none,
+      checkName(r),
+      r.m === null ? GLYPHS.none : String(r.m),
+      r.n === null ? GLYPHS.none : String(r.n),
+      estimate(r.incoherence),
+      errorCell(r),
+      pacText(r.pac),
+      classesText(r.classes, r.m),
+    ]),
+    [4, 5],
+  );
+
+const suite = (summary: Summary): string[] => {
+  const s = summary.suite;
+  const lines = [
+    `- **${s.checks}** checks, **${s.failedChecks}** failed; **${s.tasks}** tasks, **${s.flaggedTasks}** flagged (candidates disagree)`,
+    `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
+  ];
+  const r = s.references;
+  if (r) {
+    lines.push(
+      '',
+      `With references (${r.tasks} tasks):`,
+      '',
+      ...table(
+        [
+          'mean error',
+          'mean incoherence',
+          'Spearman (error, Î)',
+          'detection rate',
+          'false positives',
+          'undetected mean error',
+        ],
+        [
+          [
+            num(r.meanError),
+            num(s.meanIncoherence),
+            `${num(r.spearman, 2)} (${rhoStrength(r.spearman)})`,
+            pct(r.detectionRate),
+            String(r.falsePositives),
+            num(r.undetectedMeanError),
+          ],
+        ],
+      ),
+    );
+  }
+  return lines;
+};
+
+const models = (summary: Summary): string[] => {
+  const ms = summary.ranking.models;
+  if (ms.length === 0) return [];
+  const rank = (x: number | null) => (x === null ? GLYPHS.none : String(x));
+  return [
+    '### Models',
+    '',
+    ...table(
+      ['model', 'coherent tasks', 'rank', 'correct tasks', 'rank', 'mean Î', 'mean error'],
+      ms.map((m) => [
+        m.model,
+        ratio(m.coherentTasks, m.tasks),
+        rank(m.coherenceRank),
+        ratio(m.correctTasks, m.referencedTasks),
+        rank(m.correctnessRank),
+        num(m.meanIncoherence),
+        num(m.meanError),
+      ]),
+      [2, 4, 5, 6],
+    ),
+    '',
+    `Spearman (coherent share, correct share): ${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman)}). Rank 1 is best.`,
+  ];
+};
+
+/**
+ * The summary as GitHub-flavoured Markdown (for `$GITHUB_STEP_SUMMARY` or a PR comment).
+ * @public
+ */
+export const renderMarkdown = (report: CrosscheckReport): string => {
+  const { run, summary } = report;
+  const missing = missingShards(run.shard);
+  const shard = run.shard ? `, shards ${run.shard.indexes.join(', ')} of ${run.shard.count}` : '';
+  const lines = [`## crosscheck report`, '', `_${run.framework}${shard}_`];
+  if (missing.length) lines.push('', `> **Incomplete:** shards ${missing.join(', ')} are missing.`);
+  if (summary.rows.length === 0)
+    return `${[...lines, '', 'No crosscheck records in this run.'].join('\n')}\n`;
+  lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary));
+  const m = models(summary);
+  if (m.length) lines.push('', ...m);
+  return `${lines.join('\n')}\n`;
+};

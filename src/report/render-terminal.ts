@@ -1,0 +1,182 @@
+import pc from 'picocolors';
+import { GLYPHS } from './figures.ts';
+import {
+  checkName,
+  classesText,
+  errorCell,
+  estimate,
+  ms,
+  num,
+  pacText,
+  pct,
+  ratio,
+  rhoStrength,
+} from './format.ts';
+import { missingShards } from './merge.ts';
+import type { CrosscheckReport, RunInfo } from './report.ts';
+import type { CheckRow, Summary } from './summary.ts';
+import { renderTable } from './table.ts';
+
+/** Options of {@link renderTerminal}. @public */
+export interface TerminalOptions {
+  /**
+   * Colours on or off.
+   * @defaultValue picocolors' detection: off under `NO_COLOR` or without a TTY, on under `FORCE_COLOR`
+   */
+  readonly color?: boolean;
+  /**
+   * Maximum line width; optional columns drop and long names are cut to fit.
+   * @defaultValue `process.stdout.columns`, else 100
+   */
+  readonly width?: number;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+const runText = (run: RunInfo): string => {
+  if (run.shard === null) return run.framework;
+  const missing = missingShards(run.shard);
+  const shards = `shard${run.shard.indexes.length > 1 ? 's' : ''} ${run.shard.indexes.join(', ')} of ${run.shard.count}`;
+  return `${run.framework}, ${shards}${missing.length ? `; missing ${missing.join(', ')}` : ''}`;
+};
+
+const headline = (report: CrosscheckReport, c: Colors): string => {
+  const s = report.summary.suite;
+  const parts = [
+    `${s.checks} check${s.checks === 1 ? '' : 's'}`,
+    s.failedChecks ? c.red(`${s.failedChecks} failed`) : c.green('0 failed'),
+    `${s.tasks} task${s.tasks === 1 ? '' : 's'}`,
+    s.flaggedTasks ? c.yellow(`${s.flaggedTasks} flagged`) : '0 flagged',
+  ];
+  return ` ${c.bold(c.inverse(' crosscheck '))} ${parts.join(` ${GLYPHS.bullet} `)} ${c.dim(`(${runText(report.run)})`)}`;
+};
+
+const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): string[] =>
+  renderTable(
+    [
+      {
+        header: ' ',
+        cells: rows.map((r) => (r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail)),
+        paint: (s, i) => (rows[i]?.verdict === 'pass' ? c.green(s) : c.red(s)),
+      },
+      {
+        header: ' ',
+        cells: rows.map((r) => (r.disagreement ? GLYPHS.flag : '')),
+        paint: (s) => c.yellow(s),
+      },
+      { header: 'task', cells: rows.map((r) => r.task ?? r.test ?? GLYPHS.none), minWidth: 8 },
+      { header: 'model', cells: rows.map((r) => r.model ?? GLYPHS.none), minWidth: 6, drop: 3 },
+      { header: 'check', cells: rows.map(checkName), minWidth: 10, drop: 4 },
+      { header: 'm', cells: rows.map((r) => (r.m === null ? GLYPHS.none : String(r.m))), align: 'right' },
+      { header: 'n', cells: rows.map((r) => (r.n === null ? GLYPHS.none : String(r.n))), align: 'right' },
+      { header: `Î ${GLYPHS.pm} ε`, cells: rows.map((r) => estimate(r.incoherence)) },
+      { header: 'error', cells: rows.map(errorCell) },
+      { header: 'PAC', cells: rows.map((r) => pacText(r.pac)), drop: 2 },
+      { header: 'classes', cells: rows.map((r) => classesText(r.classes, r.m)), drop: 5 },
+      {
+        header: 'time',
+        cells: rows.map((r) => ms(r.durationMs)),
+        align: 'right',
+        drop: 6,
+        paint: (s) => c.dim(s),
+      },
+    ],
+    width,
+    c.bold,
+  );
+
+// Joins figures with bullets, wrapping at the width (a figure never splits).
+const flow = (label: string, parts: readonly string[], width: number, paint = (s: string) => s): string[] => {
+  const lines: string[] = [];
+  let line = `  ${paint(label)}`;
+  let visible = 2 + label.length;
+  for (const [i, part] of parts.entries()) {
+    const sep = i === 0 ? '  ' : ` ${GLYPHS.bullet} `;
+    if (i > 0 && visible + sep.length + part.length > width) {
+      lines.push(line);
+      line = `    ${part}`;
+      visible = 4 + part.length;
+    } else {
+      line += sep + part;
+      visible += sep.length + part.length;
+    }
+  }
+  return [...lines, line];
+};
+
+const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
+  const s = summary.suite;
+  const lines = flow(
+    'Suite',
+    [`mean Î ${num(s.meanIncoherence)}`, `mean error lower bound ${num(s.meanErrorLowerBound)}`],
+    width,
+    c.bold,
+  );
+  const r = s.references;
+  if (r) {
+    lines.push(
+      ...flow(
+        `With references (${r.tasks} task${r.tasks === 1 ? '' : 's'})`,
+        [
+          `mean error ${num(r.meanError)}`,
+          `detection rate ${pct(r.detectionRate)}`,
+          `false positives ${r.falsePositives}`,
+          `undetected mean error ${num(r.undetectedMeanError)}`,
+          `Spearman(error, Î) ${num(r.spearman, 2)} (${rhoStrength(r.spearman)})`,
+        ],
+        width,
+        c.bold,
+      ),
+    );
+  }
+  return lines;
+};
+
+const rank = (r: number | null): string =>
+  r === null ? GLYPHS.none : Number.isInteger(r) ? String(r) : r.toFixed(1);
+
+const modelLines = (summary: Summary, width: number, c: Colors): string[] => {
+  const models = summary.ranking.models;
+  if (models.length === 0) return [];
+  return [
+    `  ${c.bold('Models')} ${c.dim('(rank 1 = best)')}`,
+    ...renderTable(
+      [
+        { header: 'model', cells: models.map((m) => m.model), minWidth: 8 },
+        { header: 'coherent tasks', cells: models.map((m) => ratio(m.coherentTasks, m.tasks)) },
+        { header: 'rank', cells: models.map((m) => rank(m.coherenceRank)), align: 'right' },
+        { header: 'correct tasks', cells: models.map((m) => ratio(m.correctTasks, m.referencedTasks)) },
+        { header: 'rank', cells: models.map((m) => rank(m.correctnessRank)), align: 'right' },
+        { header: 'mean Î', cells: models.map((m) => num(m.meanIncoherence)), align: 'right', drop: 2 },
+        { header: 'mean error', cells: models.map((m) => num(m.meanError)), align: 'right', drop: 1 },
+      ],
+      width,
+      c.bold,
+    ),
+    ...flow(
+      'Spearman(coherent share, correct share)',
+      [`${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman)})`],
+      width,
+    ),
+  ];
+};
+
+/**
+ * The summary for a terminal: headline, one row per check, suite figures and the model ranking.
+ * Honours `NO_COLOR` and fits the terminal width.
+ * @public
+ */
+export const renderTerminal = (report: CrosscheckReport, options: TerminalOptions = {}): string => {
+  const c = pc.createColors(options.color ?? pc.isColorSupported);
+  const width = Math.max(40, options.width ?? (process.stdout.columns || 100));
+  const summary = report.summary;
+  const lines = [headline(report, c)];
+  if (summary.rows.length === 0) {
+    lines.push('  No crosscheck records in this run.');
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push('', ...checksTable(summary.rows, width, c), '', ...suiteLines(summary, width, c));
+  const models = modelLines(summary, width, c);
+  if (models.length) lines.push('', ...models);
+  return `\n${lines.join('\n')}\n`;
+};

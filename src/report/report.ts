@@ -1,0 +1,132 @@
+import { isAbsolute, relative, sep } from 'node:path';
+import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { type CrosscheckRecord, parseRecord } from './record.ts';
+import { type Summary, sortRecords, summarize } from './summary.ts';
+
+/**
+ * The saved report (`crosscheck-report.json`): the run's records plus their summary. Keeping the
+ * records makes a report re-renderable and mergeable without the test run.
+ * @packageDocumentation
+ */
+
+/** Schema tag and version of {@link CrosscheckReport}. Bump the version on breaking changes. @public */
+export const REPORT_SCHEMA = 'crosscheck/report';
+/** @public */
+export const REPORT_VERSION = 1;
+
+/** Which shards a report covers: `indexes` are 1-based, as in `--shard=1/2`. @public */
+export interface ShardInfo {
+  readonly count: number;
+  readonly indexes: readonly number[];
+}
+
+/** Where the records came from. @public */
+export interface RunInfo {
+  /** `vitest`, `jest`, `cli`, or several joined by `+` after a merge. */
+  readonly framework: string;
+  /** Null for an unsharded run. */
+  readonly shard: ShardInfo | null;
+}
+
+/** The JSON report. @public */
+export interface CrosscheckReport {
+  readonly schema: typeof REPORT_SCHEMA;
+  readonly version: typeof REPORT_VERSION;
+  readonly run: RunInfo;
+  /** In canonical order (test file, then test name). */
+  readonly records: readonly CrosscheckRecord[];
+  readonly summary: Summary;
+}
+
+/** Builds a report from the records of a run. @public */
+export const createReport = (records: readonly CrosscheckRecord[], run: RunInfo): CrosscheckReport => {
+  const sorted = sortRecords(records);
+  return {
+    schema: REPORT_SCHEMA,
+    version: REPORT_VERSION,
+    run: { framework: run.framework, shard: run.shard },
+    records: sorted,
+    summary: summarize(sorted),
+  };
+};
+
+const invalid = (where: string, message: string, cause?: unknown): CrosscheckError =>
+  new CrosscheckError('INVALID_INPUT', `${where}: ${message}`, { where, cause });
+
+const shardOf = (value: unknown, where: string): ShardInfo | null => {
+  if (value === null) return null;
+  const s = value as Partial<ShardInfo>;
+  const ok =
+    typeof s === 'object' &&
+    Number.isInteger(s.count) &&
+    (s.count as number) >= 1 &&
+    Array.isArray(s.indexes) &&
+    s.indexes.every((i) => Number.isInteger(i) && i >= 1 && i <= (s.count as number));
+  if (!ok)
+    throw invalid(
+      where,
+      `run.shard must be null or { count, indexes } with 1 ≤ index ≤ count, got ${describeValue(value)}.`,
+    );
+  return { count: s.count as number, indexes: [...(s.indexes as number[])] };
+};
+
+/**
+ * Parses a saved report (JSON text or a parsed value) and re-derives its summary from its records,
+ * so a hand-edited or older summary never disagrees with the records.
+ * @param source - names the file in error messages.
+ * @public
+ */
+export const parseReport = (input: string | unknown, source = 'report'): CrosscheckReport => {
+  const where = `crosscheck report (${source})`;
+  let value: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      throw invalid(
+        where,
+        `not JSON (${(error as Error).message}). Pass a crosscheck-report.json written by a crosscheck reporter.`,
+        error,
+      );
+    }
+  }
+  const r = value as Partial<CrosscheckReport> | null;
+  if (typeof r !== 'object' || r === null || r.schema !== REPORT_SCHEMA) {
+    throw invalid(
+      where,
+      `expected a ${REPORT_SCHEMA} object, got ${describeValue(value)}. Pass a crosscheck-report.json written by a crosscheck reporter.`,
+    );
+  }
+  if (r.version !== REPORT_VERSION) {
+    throw invalid(
+      where,
+      `report version ${describeValue(r.version)} is not supported (this crosscheck reads version ${REPORT_VERSION}). Render it with the crosscheck version that wrote it.`,
+    );
+  }
+  if (!Array.isArray(r.records))
+    throw invalid(where, `"records" must be an array, got ${describeValue(r.records)}.`);
+  const run = (r.run ?? {}) as Partial<RunInfo>;
+  if (typeof run.framework !== 'string')
+    throw invalid(where, `run.framework must be a string, got ${describeValue(run.framework)}.`);
+  const records = r.records.map((x, i) => {
+    try {
+      return parseRecord(x);
+    } catch (error) {
+      throw invalid(where, `records[${i}] is not a record: ${(error as Error).message}`, error);
+    }
+  });
+  return createReport(records, { framework: run.framework, shard: shardOf(run.shard ?? null, where) });
+};
+
+/**
+ * The record with its test file relative to `root` (POSIX separators), so reports of shards run
+ * in different checkouts (CI machines) sort and merge alike.
+ * @public
+ */
+export const relativeToRoot = (record: CrosscheckRecord, root: string): CrosscheckRecord => {
+  const file = record.test.file;
+  if (file === null || !isAbsolute(file)) return record;
+  const rel = relative(root, file);
+  if (rel.startsWith('..') || isAbsolute(rel)) return record;
+  return { ...record, test: { ...record.test, file: rel.split(sep).join('/') } } as CrosscheckRecord;
+};

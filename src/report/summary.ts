@@ -1,0 +1,330 @@
+import type { CandidateTags } from '../candidates/index.ts';
+import { averageRanks, spearman } from '../stats/index.ts';
+import type { ClassRecord, CrosscheckRecord, EstimateRecord, RecordKind } from './record.ts';
+
+/**
+ * Suite aggregation: records in, one summary out. Pure and order-independent (rows are sorted by
+ * test), so the summary of merged shards equals the summary of the unsharded run.
+ * @packageDocumentation
+ */
+
+/** Verdict of a PAC detection, or null for other kinds. @public */
+export type PacVerdict = 'coherent' | 'incoherent' | 'inconclusive';
+
+/** One row per check (one record). @public */
+export interface CheckRow {
+  /** Test file, relative to the run's root when the reporter knew it. */
+  readonly file: string | null;
+  readonly test: string | null;
+  readonly matcher: string;
+  readonly negated: boolean;
+  readonly kind: RecordKind;
+  readonly task: string | null;
+  /** The `model` tag, when the candidates share one. */
+  readonly model: string | null;
+  readonly tags: CandidateTags;
+  /** Whether the assertion passed. */
+  readonly verdict: 'pass' | 'fail';
+  readonly m: number | null;
+  readonly n: number | null;
+  readonly seed: number | null;
+  readonly incoherence: EstimateRecord | null;
+  /** Error against the reference, when the task has one. */
+  readonly error: EstimateRecord | null;
+  /** E ≥ max(0, Î − ε)/2: needs no reference. */
+  readonly errorLowerBound: number | null;
+  readonly pac: PacVerdict | null;
+  /** Whether candidates were seen to disagree; null when this kind of check cannot tell. */
+  readonly disagreement: boolean | null;
+  readonly classes: readonly ClassRecord[];
+  /** The shrunk witness input (tagged wire JSON), if any. */
+  readonly witness: string | null;
+  readonly durationMs: number;
+}
+
+/**
+ * One task as one model did it: the checks of a task whose candidates share a `model` tag, joined.
+ * The unit of the paper's per-task figures (figure 3, table 4).
+ * @public
+ */
+export interface TaskPoint {
+  readonly task: string;
+  readonly model: string | null;
+  /** Mean Î over the incoherence estimates of the task; null without one. */
+  readonly incoherence: number | null;
+  /** Mean Ê over the error estimates of the task; null without a reference. */
+  readonly error: number | null;
+  /** Any observed disagreement (Î > 0 or an incoherent detection); null without such a check. */
+  readonly disagreement: boolean | null;
+  readonly checks: number;
+}
+
+/** Figures that need a reference (table 4 of the incoherence paper). @public */
+export interface ReferenceFigures {
+  /** Task points with both an error estimate and a disagreement signal. */
+  readonly tasks: number;
+  readonly meanError: number;
+  /** Spearman's ρ between error and incoherence over task points with both; null if undefined. */
+  readonly spearman: number | null;
+  /** #(Ê > 0 ∧ disagreement) / #(Ê > 0); null when no task has error. */
+  readonly detectionRate: number | null;
+  /** Tasks flagged by disagreement although Ê = 0. */
+  readonly falsePositives: number;
+  /** Mean Ê over tasks without disagreement; null when every task disagreed. */
+  readonly undetectedMeanError: number | null;
+}
+
+/** Suite-wide figures. @public */
+export interface SuiteFigures {
+  readonly checks: number;
+  readonly failedChecks: number;
+  readonly tasks: number;
+  /** Tasks where candidates disagreed: some candidate is wrong, no oracle needed. */
+  readonly flaggedTasks: number;
+  readonly meanIncoherence: number | null;
+  readonly meanErrorLowerBound: number | null;
+  /** Null when no task has both an error estimate and a disagreement signal. */
+  readonly references: ReferenceFigures | null;
+}
+
+/** One model in the ranking table (figure 1 of the incoherence paper). Rank 1 is best. @public */
+export interface ModelRow {
+  readonly model: string;
+  /** Tasks with a disagreement signal. */
+  readonly tasks: number;
+  readonly coherentTasks: number;
+  readonly coherentShare: number | null;
+  readonly coherenceRank: number | null;
+  /** Tasks with an error estimate. */
+  readonly referencedTasks: number;
+  readonly correctTasks: number;
+  readonly correctShare: number | null;
+  readonly correctnessRank: number | null;
+  readonly meanIncoherence: number | null;
+  readonly meanError: number | null;
+}
+
+/** Models ranked by share of coherent tasks and, with references, of correct tasks. @public */
+export interface ModelRanking {
+  readonly models: readonly ModelRow[];
+  /** Spearman's ρ between the two shares over models that have both; null if undefined. */
+  readonly spearman: number | null;
+}
+
+/** The suite summary every renderer draws. @public */
+export interface Summary {
+  readonly rows: readonly CheckRow[];
+  readonly suite: SuiteFigures;
+  readonly points: readonly TaskPoint[];
+  readonly ranking: ModelRanking;
+}
+
+const mean = (xs: readonly number[]): number | null =>
+  xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
+
+// Spearman is undefined for fewer than two points or a constant side: report null, not NaN.
+const rho = (xs: readonly number[], ys: readonly number[]): number | null => {
+  if (xs.length < 2) return null;
+  const r = spearman(xs, ys);
+  return Number.isFinite(r) ? r : null;
+};
+
+const modelOf = (tags: CandidateTags): string | null =>
+  tags.model === undefined ? null : String(tags.model);
+
+/** The signals each record kind carries; an exhaustive table makes a new kind a compile error. */
+const SIGNALS = {
+  coherence: (r) => ({
+    incoherence: r.data.incoherence,
+    error: r.data.error,
+    errorLowerBound: r.data.errorLowerBound,
+    pac: null,
+    disagreement: r.data.incoherence ? r.data.incoherence.estimate > 0 : null,
+  }),
+  error: (r) => ({
+    incoherence: null,
+    error: r.data.error,
+    errorLowerBound: null,
+    pac: null,
+    disagreement: null,
+  }),
+  detection: (r) => ({
+    incoherence: null,
+    error: null,
+    errorLowerBound: null,
+    pac: r.data.verdict,
+    disagreement: r.data.verdict === 'inconclusive' ? null : r.data.verdict === 'incoherent',
+  }),
+  ranking: () => ({ incoherence: null, error: null, errorLowerBound: null, pac: null, disagreement: null }),
+  triangulation: () => ({
+    incoherence: null,
+    error: null,
+    errorLowerBound: null,
+    pac: null,
+    disagreement: null,
+  }),
+  review: () => ({ incoherence: null, error: null, errorLowerBound: null, pac: null, disagreement: null }),
+} satisfies {
+  [K in RecordKind]: (
+    r: Extract<CrosscheckRecord, { kind: K }>,
+  ) => Pick<CheckRow, 'incoherence' | 'error' | 'errorLowerBound' | 'pac' | 'disagreement'>;
+};
+
+/** One row of the summary table for one record. @public */
+export const checkRow = (r: CrosscheckRecord): CheckRow => ({
+  file: r.test.file,
+  test: r.test.name,
+  matcher: r.test.matcher,
+  negated: r.test.negated,
+  kind: r.kind,
+  task: r.task,
+  model: modelOf(r.tags),
+  tags: r.tags,
+  verdict: r.verdict,
+  m: r.m,
+  n: r.n,
+  seed: r.seed,
+  ...(SIGNALS[r.kind] as (x: CrosscheckRecord) => ReturnType<(typeof SIGNALS)['coherence']>)(r),
+  classes: r.classes,
+  witness: r.witness?.input ?? null,
+  durationMs: r.timings.durationMs,
+});
+
+const byText = (a: string | null, b: string | null): number =>
+  (a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0;
+
+/**
+ * Records in a canonical order: by test file, then test name; a stable sort keeps the order of the
+ * records of one test. Shards and workers deliver in any order; the summary must not depend on it.
+ * @public
+ */
+export const sortRecords = (records: readonly CrosscheckRecord[]): CrosscheckRecord[] =>
+  [...records].sort((a, b) => byText(a.test.file, b.test.file) || byText(a.test.name, b.test.name));
+
+const taskPoints = (rows: readonly CheckRow[]): TaskPoint[] => {
+  const groups = new Map<string, CheckRow[]>();
+  for (const row of rows) {
+    if (row.task === null) continue;
+    const key = JSON.stringify([row.model, row.task]);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  const points = [...groups.values()].map((group): TaskPoint => {
+    const first = group[0] as CheckRow;
+    const signals = group.map((r) => r.disagreement).filter((d): d is boolean => d !== null);
+    return {
+      task: first.task as string,
+      model: first.model,
+      incoherence: mean(group.flatMap((r) => (r.incoherence ? [r.incoherence.estimate] : []))),
+      error: mean(group.flatMap((r) => (r.error ? [r.error.estimate] : []))),
+      disagreement: signals.length === 0 ? null : signals.some(Boolean),
+      checks: group.length,
+    };
+  });
+  return points.sort((a, b) => byText(a.model, b.model) || byText(a.task, b.task));
+};
+
+const referenceFigures = (points: readonly TaskPoint[]): ReferenceFigures | null => {
+  const both = points.filter(
+    (p): p is TaskPoint & { error: number; disagreement: boolean } =>
+      p.error !== null && p.disagreement !== null,
+  );
+  if (both.length === 0) return null;
+  const wrong = both.filter((p) => p.error > 0);
+  const undetected = both.filter((p) => !p.disagreement);
+  const paired = both.filter((p): p is typeof p & { incoherence: number } => p.incoherence !== null);
+  return {
+    tasks: both.length,
+    meanError: mean(both.map((p) => p.error)) as number,
+    spearman: rho(
+      paired.map((p) => p.error),
+      paired.map((p) => p.incoherence),
+    ),
+    detectionRate: wrong.length === 0 ? null : wrong.filter((p) => p.disagreement).length / wrong.length,
+    falsePositives: both.filter((p) => p.error === 0 && p.disagreement).length,
+    undetectedMeanError: mean(undetected.map((p) => p.error)),
+  };
+};
+
+// Rank 1 = best (highest share); ties share the mean rank, as in the paper's figure 1.
+const ranksDescending = (shares: readonly (number | null)[]): (number | null)[] => {
+  const known = shares.flatMap((s, i) => (s === null ? [] : [[s, i] as const]));
+  const ranks = averageRanks(known.map(([s]) => -s));
+  const out: (number | null)[] = shares.map(() => null);
+  known.forEach(([, i], k) => {
+    out[i] = ranks[k] as number;
+  });
+  return out;
+};
+
+const modelRanking = (points: readonly TaskPoint[]): ModelRanking => {
+  const byModel = new Map<string, TaskPoint[]>();
+  for (const p of points) {
+    if (p.model === null) continue;
+    byModel.set(p.model, [...(byModel.get(p.model) ?? []), p]);
+  }
+  const base = [...byModel.entries()]
+    .sort(([a], [b]) => byText(a, b))
+    .map(([model, ps]) => {
+      const signalled = ps.filter((p) => p.disagreement !== null);
+      const referenced = ps.filter((p) => p.error !== null);
+      const coherentTasks = signalled.filter((p) => p.disagreement === false).length;
+      const correctTasks = referenced.filter((p) => p.error === 0).length;
+      return {
+        model,
+        tasks: signalled.length,
+        coherentTasks,
+        coherentShare: signalled.length ? coherentTasks / signalled.length : null,
+        referencedTasks: referenced.length,
+        correctTasks,
+        correctShare: referenced.length ? correctTasks / referenced.length : null,
+        meanIncoherence: mean(ps.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]))),
+        meanError: mean(referenced.map((p) => p.error as number)),
+      };
+    });
+  const coherenceRanks = ranksDescending(base.map((m) => m.coherentShare));
+  const correctnessRanks = ranksDescending(base.map((m) => m.correctShare));
+  const models = base.map(
+    (m, i): ModelRow => ({
+      ...m,
+      coherenceRank: coherenceRanks[i] ?? null,
+      correctnessRank: correctnessRanks[i] ?? null,
+    }),
+  );
+  const both = models.filter(
+    (m): m is ModelRow & { coherentShare: number; correctShare: number } =>
+      m.coherentShare !== null && m.correctShare !== null,
+  );
+  return {
+    models,
+    spearman: rho(
+      both.map((m) => m.coherentShare),
+      both.map((m) => m.correctShare),
+    ),
+  };
+};
+
+/**
+ * Aggregates the records of a run (or of merged shards) into the suite summary.
+ * @param records - records in any order; rows come out in {@link sortRecords} order.
+ * @public
+ */
+export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
+  const rows = sortRecords(records).map(checkRow);
+  const points = taskPoints(rows);
+  return {
+    rows,
+    suite: {
+      checks: rows.length,
+      failedChecks: rows.filter((r) => r.verdict === 'fail').length,
+      tasks: points.length,
+      flaggedTasks: points.filter((p) => p.disagreement === true).length,
+      meanIncoherence: mean(points.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]))),
+      meanErrorLowerBound: mean(rows.flatMap((r) => (r.errorLowerBound === null ? [] : [r.errorLowerBound]))),
+      references: referenceFigures(points),
+    },
+    points,
+    ranking: modelRanking(points),
+  };
+};

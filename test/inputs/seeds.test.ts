@@ -117,6 +117,17 @@ describe('gen.fromSeeds, typed profile', () => {
     }
   });
 
+  it('should take the element type of always-empty seed lists from the signature', async () => {
+    const inputs = await gen
+      .fromSeeds([[[]], [[]]], { signature: '(words: List[str]) -> int', language: 'python' })
+      .generate(100, { seed: 3 });
+    const elements = inputs.flatMap((args) => args[0] as unknown[]);
+    expect(elements.length).toBeGreaterThan(0);
+    for (const e of elements) expect(typeof e).toBe('string');
+    const fallback = await gen.fromSeeds([[[]]]).generate(50, { seed: 3 });
+    for (const e of fallback.flatMap((args) => args[0] as unknown[])) expect(Number.isInteger(e)).toBe(true);
+  });
+
   it('should keep only inputs the reference accepts', async () => {
     const reference = (xs: number[]) => {
       if (xs.length === 0) throw new RangeError('empty');

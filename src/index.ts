@@ -51,12 +51,18 @@ export { closePythonWorkers, configurePython, type PythonOptions } from './exec/
 export {
   type Args,
   CrosscheckGen,
+  type ExampleOptions,
   type Gen,
   type GenerateOptions,
+  type GenerateReport,
   gen,
+  isCrosscheckGen,
   isGen,
+  type ReferenceFilterOptions,
+  type SeedOptions,
   type ShrinkWitnessOptions,
   type ShrunkWitness,
+  type SizeOptions,
   shrinkWitness,
 } from './inputs/index.ts';
 export { defineTask, isTask, type Task, type TaskSpec } from './task/index.ts';

@@ -40,15 +40,17 @@ const runText = (run: RunInfo): string => {
   return `${run.framework}, ${shards}${missing.length ? `; missing ${missing.join(', ')}` : ''}`;
 };
 
-const headline = (report: CrosscheckReport, c: Colors): string => {
+const headline = (report: CrosscheckReport, width: number, c: Colors): string[] => {
   const s = report.summary.suite;
-  const parts = [
+  const parts: string[] = [
     `${s.checks} check${s.checks === 1 ? '' : 's'}`,
     s.failedChecks ? c.red(`${s.failedChecks} failed`) : c.green('0 failed'),
     `${s.tasks} task${s.tasks === 1 ? '' : 's'}`,
     s.flaggedTasks ? c.yellow(`${s.flaggedTasks} flagged`) : '0 flagged',
   ];
-  return ` ${c.bold(c.inverse(' crosscheck '))} ${parts.join(` ${GLYPHS.bullet} `)} ${c.dim(`(${runText(report.run)})`)}`;
+  const last = parts.length - 1;
+  parts[last] = `${parts[last]} ${c.dim(`(${runText(report.run)})`)}`;
+  return flow(' crosscheck ', parts, width, (s) => c.bold(c.inverse(s)), ' ');
 };
 
 const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): string[] =>
@@ -85,20 +87,31 @@ const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): strin
     c.bold,
   );
 
+// Colour codes take no columns; built from the char code to keep control characters out of a regex literal.
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const visibleLength = (s: string): number => s.replace(ANSI, '').length;
+
 // Joins figures with bullets, wrapping at the width (a figure never splits).
-const flow = (label: string, parts: readonly string[], width: number, paint = (s: string) => s): string[] => {
+const flow = (
+  label: string,
+  parts: readonly string[],
+  width: number,
+  paint = (s: string) => s,
+  first = '  ',
+): string[] => {
   const lines: string[] = [];
   let line = `  ${paint(label)}`;
   let visible = 2 + label.length;
   for (const [i, part] of parts.entries()) {
-    const sep = i === 0 ? '  ' : ` ${GLYPHS.bullet} `;
-    if (i > 0 && visible + sep.length + part.length > width) {
+    const sep = i === 0 ? first : ` ${GLYPHS.bullet} `;
+    const length = visibleLength(part);
+    if (visible + sep.length + length > width) {
       lines.push(line);
       line = `    ${part}`;
-      visible = 4 + part.length;
+      visible = 4 + length;
     } else {
       line += sep + part;
-      visible += sep.length + part.length;
+      visible += sep.length + length;
     }
   }
   return [...lines, line];
@@ -143,9 +156,9 @@ const modelLines = (summary: Summary, width: number, c: Colors): string[] => {
     ...renderTable(
       [
         { header: 'model', cells: models.map((m) => m.model), minWidth: 8 },
-        { header: 'coherent tasks', cells: models.map((m) => ratio(m.coherentTasks, m.tasks)) },
+        { header: 'coherent', cells: models.map((m) => ratio(m.coherentTasks, m.tasks)) },
         { header: 'rank', cells: models.map((m) => rank(m.coherenceRank)), align: 'right' },
-        { header: 'correct tasks', cells: models.map((m) => ratio(m.correctTasks, m.referencedTasks)) },
+        { header: 'correct', cells: models.map((m) => ratio(m.correctTasks, m.referencedTasks)) },
         { header: 'rank', cells: models.map((m) => rank(m.correctnessRank)), align: 'right' },
         { header: 'mean Î', cells: models.map((m) => num(m.meanIncoherence)), align: 'right', drop: 2 },
         { header: 'mean error', cells: models.map((m) => num(m.meanError)), align: 'right', drop: 1 },
@@ -170,7 +183,7 @@ export const renderTerminal = (report: CrosscheckReport, options: TerminalOption
   const c = pc.createColors(options.color ?? pc.isColorSupported);
   const width = Math.max(40, options.width ?? (process.stdout.columns || 100));
   const summary = report.summary;
-  const lines = [headline(report, c)];
+  const lines = headline(report, width, c);
   if (summary.rows.length === 0) {
     lines.push('  No crosscheck records in this run.');
     return `${lines.join('\n')}\n`;

@@ -50,17 +50,19 @@ export const renderTable = (
 ): string[] => {
   const kept = fitColumns(columns, width - indent.length);
   const rows = kept[0]?.column.cells.length ?? 0;
-  const line = (cell: (c: { column: Column; width: number }) => string) =>
-    `${indent}${kept.map(cell).join(' '.repeat(GAP))}`.trimEnd();
+  // The last cell is trimmed before painting: trailing spaces inside colour codes would survive
+  // a trimEnd of the whole line.
+  const line = (cell: (c: { column: Column; width: number }, last: boolean) => string) =>
+    `${indent}${kept.map((c, i) => cell(c, i === kept.length - 1)).join(' '.repeat(GAP))}`.trimEnd();
   const pad = (text: string, c: { column: Column; width: number }) => {
     const t = cut(text, c.width);
     return c.column.align === 'right' ? t.padStart(c.width) : t.padEnd(c.width);
   };
-  const out = [line((c) => bold(pad(c.column.header, c)))];
+  const out = [line((c, last) => bold(last ? pad(c.column.header, c).trimEnd() : pad(c.column.header, c)))];
   for (let r = 0; r < rows; r++) {
     out.push(
-      line((c) => {
-        const padded = pad(c.column.cells[r] ?? '', c);
+      line((c, last) => {
+        const padded = last ? pad(c.column.cells[r] ?? '', c).trimEnd() : pad(c.column.cells[r] ?? '', c);
         return c.column.paint ? c.column.paint(padded, r) : padded;
       }),
     );

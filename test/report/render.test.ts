@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { createReport, renderHtml, renderMarkdown, renderTerminal } from '../../src/report/index.ts';
+import { coherence, suiteRecords } from './records.ts';
+
+const ESC = String.fromCharCode(27);
+const report = () => createReport(suiteRecords(), { framework: 'vitest', shard: null });
+
+describe('renderTerminal', () => {
+  it('should render rows, suite figures and the model ranking without colour', () => {
+    // Act
+    const text = renderTerminal(report(), { color: false, width: 120 });
+    // Assert
+    expect(text).toMatchInlineSnapshot(`
+      "
+         crosscheck  10 checks · 2 failed · 9 tasks · 2 flagged (vitest)
+
+              task  model  check                   m    n  Î ± ε          error          PAC         classes  time
+        ✓     max   alpha  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
+        ✓     max   beta   toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
+        ✗  ⚑  max   gamma  toHaveIncoherenceBelow  3  100  0.200 ± 0.100  0.600 ± 0.100  —           2+2      12ms
+        ✓     sum   alpha  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
+        ✓  ⚑  sum   beta   toHaveIncoherenceBelow  3  100  0.400 ± 0.100  0.300 ± 0.100  —           2+1      12ms
+        ✓     sum   gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.500 ± 0.100  —           3        12ms
+        ✗  ⚑  max   gamma  toBeCoherentAcross      2   59  —              —              incoherent  —         3ms
+        ✓     sort  alpha  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
+        ✓     sort  beta   toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
+        ✓     sort  gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
+
+        Suite  mean Î 0.067 · mean error lower bound 0.022
+        With references (9 tasks)  mean error 0.156 · detection rate 67% · false positives 0 · undetected mean error 0.071
+          Spearman(error, Î) 0.71 (strong)
+
+        Models (rank 1 = best)
+        model  coherent    rank  correct     rank  mean Î  mean error
+        alpha  3/3 (100%)     1  3/3 (100%)     1   0.000       0.000
+        beta   2/3 (67%)    2.5  2/3 (67%)      2   0.133       0.100
+        gamma  2/3 (67%)    2.5  1/3 (33%)      3   0.067       0.367
+        Spearman(coherent share, correct share)  0.87 (strong)
+      "
+    `);
+  });
+
+  it('should fit a narrow terminal by dropping optional columns and cutting names', () => {
+    // Arrange
+    const records = [coherence({ task: 'a-task-with-a-very-long-name', model: 'alpha', incoherence: 0.25 })];
+    // Act
+    const text = renderTerminal(createReport(records, { framework: 'jest', shard: null }), {
+      color: false,
+      width: 50,
+    });
+    // Assert
+    expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(50);
+    expect(text).toMatchInlineSnapshot(`
+      "
+         crosscheck  1 check · 0 failed · 1 task
+          1 flagged (jest)
+
+              task        m    n  Î ± ε          error
+        ✓  ⚑  a-task-wi…  3  100  0.250 ± 0.100  ≥ 0.075
+
+        Suite  mean Î 0.250
+          mean error lower bound 0.075
+
+        Models (rank 1 = best)
+        model  coherent  rank  correct  rank  mean error
+        alpha  0/1 (0%)     1  —           —           —
+        Spearman(coherent share, correct share)
+          — (undefined)
+      "
+    `);
+  });
+
+  it('should colour only when asked', () => {
+    // Act
+    const plain = renderTerminal(report(), { color: false });
+    const coloured = renderTerminal(report(), { color: true });
+    // Assert
+    expect(plain).not.toContain(ESC);
+    expect(coloured).toContain(`${ESC}[31m✗`);
+    expect(coloured.replace(new RegExp(`${ESC}\\[[0-9;]*m`, 'g'), '')).toBe(plain);
+  });
+
+  it('should say so when the run wrote no records', () => {
+    // Act
+    const text = renderTerminal(createReport([], { framework: 'vitest', shard: null }), { color: false });
+    // Assert
+    expect(text).toBe(
+      '   crosscheck  0 checks · 0 failed · 0 tasks · 0 flagged (vitest)\n  No crosscheck records in this run.\n',
+    );
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('should render the figures, checks and models as GitHub tables', () => {
+    // Act
+    const md = renderMarkdown(
+      createReport(suiteRecords().slice(3, 5), { framework: 'jest', shard: { count: 3, indexes: [1, 3] } }),
+    );
+    // Assert
+    expect(md).toMatchInlineSnapshot(`
+      "## crosscheck report
+
+      _jest, shards 1, 3 of 3_
+
+      > **Incomplete:** shards 2 are missing.
+
+      - **2** checks, **0** failed; **2** tasks, **1** flagged (candidates disagree)
+      - mean incoherence 0.200; mean error lower bound 0.075
+
+      With references (2 tasks):
+
+      | mean error | mean incoherence | Spearman (error, Î) | detection rate | false positives | undetected mean error |
+      | --- | --- | --- | --- | --- | --- |
+      | 0.150 | 0.200 | 1.00 (very strong) | 100% | 0 | 0.000 |
+
+      ### Checks
+
+      |  | task | model | check | m | n | Î ± ε | error | PAC | classes |
+      | --- | --- | --- | --- | ---: | ---: | --- | --- | --- | --- |
+      | ✓ | max | beta | toHaveIncoherenceBelow | 3 | 100 | 0.000 ± 0.100 | 0.000 ± 0.100 | — | 3 |
+      | ✓ ⚑ | sum | beta | toHaveIncoherenceBelow | 3 | 100 | 0.400 ± 0.100 | 0.300 ± 0.100 | — | 2+1 |
+
+      ### Models
+
+      | model | coherent tasks | rank | correct tasks | rank | mean Î | mean error |
+      | --- | --- | ---: | --- | ---: | ---: | ---: |
+      | beta | 1/2 (50%) | 1 | 1/2 (50%) | 1 | 0.200 | 0.150 |
+
+      Spearman (coherent share, correct share): — (undefined). Rank 1 is best.
+      "
+    `);
+  });
+
+  it('should escape table syntax in names', () => {
+    // Act
+    const md = renderMarkdown(
+      createReport([coherence({ task: 'a|b*c', model: 'x', incoherence: 0 })], {
+        framework: 'vitest',
+        shard: null,
+      }),
+    );
+    // Assert
+    expect(md).toContain('| a\\|b\\*c | x |');
+  });
+});
+
+describe('renderHtml', () => {
+  it('should be one self-contained page with the three plots', () => {
+    // Act
+    const html = renderHtml(report());
+    // Assert
+    expect(html.match(/<svg /g)).toHaveLength(3);
+    expect(html).toContain('I = 2E');
+    expect(html).not.toMatch(/<script|<link|src=|url\(/);
+    expect(html.replace(/xmlns="http:\/\/www\.w3\.org\/2000\/svg"/g, '')).not.toMatch(/https?:/);
+  });
+
+  it('should escape names', () => {
+    // Act
+    const html = renderHtml(
+      createReport(
+        [coherence({ task: '<img src=x onerror=alert(1)>', model: '"m"', incoherence: 0.1, error: 0.2 })],
+        {
+          framework: 'vitest',
+          shard: null,
+        },
+      ),
+    );
+    // Assert
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;');
+  });
+
+  it('should explain a plot it cannot draw', () => {
+    // Act
+    const html = renderHtml(
+      createReport([coherence({ task: 'sum', incoherence: 0 })], { framework: 'vitest', shard: null }),
+    );
+    // Assert
+    expect(html).toContain(
+      'Error vs incoherence per task: no task has both an incoherence estimate and a reference',
+    );
+    expect(html).toContain(
+      'Model ranking: error vs incoherence: needs models (the `model` tag) with references',
+    );
+  });
+});

@@ -14,21 +14,6 @@ export interface EquivalenceClass {
   readonly share: number;
 }
 
-/** The matrix as prepared cells, and what the estimators read from it. @internal */
-export interface Analysis {
-  readonly cells: readonly (readonly Cell[])[];
-  readonly referenceCells: readonly Cell[] | null;
-  /** Per input: disagreement d_j in [0, 1], or null with fewer than two known outcomes. */
-  readonly disagreement: readonly (number | null)[];
-  /** Per input: whether any two known candidate outcomes disagree. */
-  readonly disagrees: readonly boolean[];
-  /** Per input: the share e_j of known candidate cells disagreeing with the reference, or null. */
-  readonly errorShare: readonly (number | null)[];
-  /** Per candidate: cells disagreeing with the reference, and known cells compared. */
-  readonly perCandidate: ReadonlyArray<{ readonly wrong: number; readonly known: number }>;
-  readonly unknown: UnknownCounts;
-}
-
 /** Timeouts and crashes: excluded from every count, reported here. @public */
 export interface UnknownCounts {
   /** Candidate cells with a timeout or crash outcome. */
@@ -41,79 +26,108 @@ export interface UnknownCounts {
   readonly inputs: number;
 }
 
-/** Prepares every cell once and computes the per-input quantities. @internal */
-export const analyze = (
-  matrix: OutcomeMatrix,
-  rules: CellRules,
-  estimator: Estimator,
-  seed: number,
-): Analysis => {
-  const m = matrix.outcomes.length;
-  const n = matrix.inputs.length;
-  const compare = rules.compare;
-  const cells = matrix.outcomes.map((row) => row.map((o) => toCell(o, rules)));
-  const referenceCells = matrix.reference ? matrix.reference.outcomes.map((o) => toCell(o, rules)) : null;
-  let timeouts = 0;
-  let crashes = 0;
-  for (const row of matrix.outcomes)
-    for (const o of row) {
-      if (o.kind === 'timeout') timeouts++;
-      else if (o.kind === 'crash') crashes++;
-    }
-  const random = seededRandom(seed);
-  const disagreement: (number | null)[] = [];
-  const disagrees: boolean[] = [];
-  const errorShare: (number | null)[] = [];
-  const perCandidate = cells.map(() => ({ wrong: 0, known: 0 }));
-  let unknownInputs = 0;
-  const column: Cell[] = new Array(m);
-  for (let j = 0; j < n; j++) {
-    for (let i = 0; i < m; i++) column[i] = (cells[i] as Cell[])[j] as Cell;
-    const { agree, total } = pairCounts(column, compare);
-    disagrees.push(agree < total);
-    if (total === 0) {
-      unknownInputs++;
-      disagreement.push(null);
-    } else if (estimator === 'all-pairs') {
-      disagreement.push(1 - agree / total);
-    } else {
-      disagreement.push(randomPairDisagrees(column, compare, random) ? 1 : 0);
-    }
-    const ref = referenceCells?.[j];
-    if (!ref || ref.key === null) {
-      errorShare.push(null);
-      continue;
-    }
-    let wrong = 0;
-    let known = 0;
-    column.forEach((cell, i) => {
-      if (cell.key === null) return;
-      known++;
-      const stats = perCandidate[i] as { wrong: number; known: number };
-      stats.known++;
-      if (!cellsAgree(cell, ref, compare)) {
-        wrong++;
-        stats.wrong++;
-      }
-    });
-    errorShare.push(known === 0 ? null : wrong / known);
+/**
+ * Reads outcome matrices chunk by chunk and keeps only what the measures need: per-input numbers
+ * and, per candidate, the id of its agreement group on each input. Outputs themselves are
+ * dropped with their chunk, so memory does not grow with n × m × output size.
+ * @internal
+ */
+export class Accumulator {
+  /** Per input: disagreement d_j in [0, 1], or null with fewer than two known outcomes. */
+  readonly disagreement: (number | null)[] = [];
+  /** Per input: whether any two known candidate outcomes disagree. */
+  readonly disagrees: boolean[] = [];
+  /** Per input: the share e_j of known candidate cells disagreeing with the reference, or null. */
+  readonly errorShare: (number | null)[] = [];
+  /** Per candidate: cells disagreeing with the reference, and known cells compared. */
+  readonly perCandidate: Array<{ wrong: number; known: number }>;
+  /** Per candidate, per input: its agreement group on that input (-1: unknown). */
+  readonly groups: number[][];
+  readonly #rules: CellRules;
+  readonly #estimator: Estimator;
+  readonly #random: () => number;
+  #timeouts = 0;
+  #crashes = 0;
+  #referenceUnknown = 0;
+  #unknownInputs = 0;
+
+  constructor(m: number, rules: CellRules, estimator: Estimator, seed: number) {
+    this.perCandidate = Array.from({ length: m }, () => ({ wrong: 0, known: 0 }));
+    this.groups = Array.from({ length: m }, () => []);
+    this.#rules = rules;
+    this.#estimator = estimator;
+    this.#random = seededRandom(seed);
   }
-  return {
-    cells,
-    referenceCells,
-    disagreement,
-    disagrees,
-    errorShare,
-    perCandidate,
-    unknown: {
-      cells: timeouts + crashes,
-      timeouts,
-      crashes,
-      referenceCells: referenceCells?.filter((c) => c.key === null).length ?? 0,
-      inputs: unknownInputs,
-    },
-  };
-};
+
+  /** Adds the inputs of one matrix (a chunk of the run). */
+  add(matrix: OutcomeMatrix): void {
+    const compare = this.#rules.compare;
+    const m = matrix.outcomes.length;
+    for (const row of matrix.outcomes)
+      for (const o of row) {
+        if (o.kind === 'timeout') this.#timeouts++;
+        else if (o.kind === 'crash') this.#crashes++;
+      }
+    const column: Cell[] = new Array(m);
+    for (let j = 0; j < matrix.inputs.length; j++) {
+      for (let i = 0; i < m; i++) column[i] = toCell(matrix.outcomes[i]?.[j] as never, this.#rules);
+      const { agree, total } = pairCounts(column, compare);
+      this.disagrees.push(agree < total);
+      if (total === 0) {
+        this.#unknownInputs++;
+        this.disagreement.push(null);
+      } else if (this.#estimator === 'all-pairs') {
+        this.disagreement.push(1 - agree / total);
+      } else {
+        this.disagreement.push(randomPairDisagrees(column, compare, this.#random) ? 1 : 0);
+      }
+      this.#group(column);
+      const refOutcome = matrix.reference?.outcomes[j];
+      const ref = refOutcome ? toCell(refOutcome, this.#rules) : null;
+      if (ref?.key === null) this.#referenceUnknown++;
+      if (!ref || ref.key === null) {
+        this.errorShare.push(null);
+        continue;
+      }
+      let wrong = 0;
+      let known = 0;
+      column.forEach((cell, i) => {
+        if (cell.key === null) return;
+        known++;
+        const stats = this.perCandidate[i] as { wrong: number; known: number };
+        stats.known++;
+        if (!cellsAgree(cell, ref, compare)) {
+          wrong++;
+          stats.wrong++;
+        }
+      });
+      this.errorShare.push(known === 0 ? null : wrong / known);
+    }
+  }
+
+  /** Greedy agreement groups of one input: each candidate joins the first group it agrees with. */
+  #group(column: readonly Cell[]): void {
+    const reps: Cell[] = [];
+    column.forEach((cell, i) => {
+      let id = -1;
+      if (cell.key !== null) {
+        id = reps.findIndex((r) => cellsAgree(r, cell, this.#rules.compare));
+        if (id < 0) id = reps.push(cell) - 1;
+      }
+      (this.groups[i] as number[]).push(id);
+    });
+  }
+
+  get unknown(): UnknownCounts {
+    return {
+      cells: this.#timeouts + this.#crashes,
+      timeouts: this.#timeouts,
+      crashes: this.#crashes,
+      referenceCells: this.#referenceUnknown,
+      inputs: this.#unknownInputs,
+    };
+  }
+}
 
 /** The paper's estimator: one uniformly random pair of distinct known candidates. */
 const randomPairDisagrees = (column: readonly Cell[], compare: Comparator, random: () => number): boolean => {
@@ -136,34 +150,31 @@ export const meanOf = (xs: readonly (number | null)[]): { mean: number; n: numbe
   return { mean: n === 0 ? 0 : sum / n, n };
 };
 
+/** Whether two candidates' group vectors agree wherever both are known. */
+const compatible = (a: readonly number[], b: readonly number[]): boolean =>
+  a.every((g, j) => g < 0 || (b[j] as number) < 0 || g === b[j]);
+
 /**
  * Equivalence classes of candidates by outcome vector. Identical vectors group by key first;
- * groups then merge greedily when their outcomes agree on every input where both are known
- * (tolerant floats, unknown cells), largest class first.
+ * groups then merge greedily when they agree on every input where both are known (unknown cells
+ * match anything), largest class first.
  */
 export const equivalenceClasses = (
-  analysis: Analysis,
+  groups: readonly (readonly number[])[],
   labels: readonly string[],
-  compare: Comparator,
 ): EquivalenceClass[] => {
-  const m = analysis.cells.length;
+  const m = groups.length;
   const byVector = new Map<string, number[]>();
-  analysis.cells.forEach((row, i) => {
-    const key = row.map((c) => c.key ?? '?').join('\u0001');
+  groups.forEach((vector, i) => {
+    const key = vector.join(',');
     const members = byVector.get(key);
     if (members) members.push(i);
     else byVector.set(key, [i]);
   });
   const classes: number[][] = [];
   for (const members of byVector.values()) {
-    const rep = analysis.cells[members[0] as number] as Cell[];
-    const home = classes.find((c) => {
-      const other = analysis.cells[c[0] as number] as Cell[];
-      return rep.every((cell, j) => {
-        const o = other[j] as Cell;
-        return cell.key === null || o.key === null || cellsAgree(cell, o, compare);
-      });
-    });
+    const vector = groups[members[0] as number] as number[];
+    const home = classes.find((c) => compatible(vector, groups[c[0] as number] as number[]));
     if (home) home.push(...members);
     else classes.push([...members]);
   }

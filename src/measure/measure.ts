@@ -1,11 +1,11 @@
 import type { Candidate, CandidateTags } from '../candidates/index.ts';
 import { CrosscheckError } from '../errors/index.ts';
-import { type OutcomeMatrix, run } from '../exec/run.ts';
+import { type MatrixRow, run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
 import { hoeffdingInterval, type Interval } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import {
-  analyze,
+  Accumulator,
   type EquivalenceClass,
   equivalenceClasses,
   meanOf,
@@ -74,11 +74,36 @@ export interface Measurement<A extends Args = Args> {
   /** A shrunk distinguishing input (candidates disagree, else one differs from the reference). */
   readonly witness: Witness<A> | null;
   readonly durationMs: number;
-  /** The outcome matrix behind every number here. */
-  readonly matrix: OutcomeMatrix;
+  /** The inputs run, in order (the witness's `original.index` points here). */
+  readonly inputs: readonly A[];
+  /** Who ran: labels, ids, tags and run statistics of each candidate. */
+  readonly candidates: readonly MatrixRow[];
 }
 
+/**
+ * Inputs per run: the matrix of a chunk is analysed and dropped, so memory stays bounded when
+ * candidates return large values.
+ */
+const CHUNK = 200;
+
 const WHERE = 'measure(task, candidates, options)';
+
+/** Adds up the run statistics of the chunks, per candidate. */
+const mergeStats = (acc: readonly MatrixRow[], next: readonly MatrixRow[]): MatrixRow[] =>
+  next.map((row, i) => {
+    const prev = acc[i];
+    if (!prev) return row;
+    return {
+      ...row,
+      stats: {
+        durationMs: prev.stats.durationMs + row.stats.durationMs,
+        timeouts: prev.stats.timeouts + row.stats.timeouts,
+        crashes: prev.stats.crashes + row.stats.crashes,
+        budgetSpent: prev.stats.budgetSpent || row.stats.budgetSpent,
+        restarts: prev.stats.restarts + row.stats.restarts,
+      },
+    };
+  });
 
 /**
  * Measures incoherence (and error, with a reference) over the full outcome matrix, as DESIGN.md
@@ -111,17 +136,27 @@ export const measure = async <A extends Args>(
       { where: `${WHERE}, { inputs })` },
     );
   }
-  const matrix = await run(task, candidates, inputs, { ...r.run, signal: r.signal });
-  const analysis = analyze(matrix, r.rules, estimator, r.seed);
-  const labels = matrix.candidates.map((c) => c.label);
+  const analysis = new Accumulator(candidates.length, r.rules, estimator, r.seed);
+  let rows: readonly MatrixRow[] = [];
+  let reference = false;
+  for (let start = 0; start < inputs.length; start += CHUNK) {
+    const matrix = await run(task, candidates, inputs.slice(start, start + CHUNK), {
+      ...r.run,
+      signal: r.signal,
+    });
+    analysis.add(matrix);
+    rows = mergeStats(rows, matrix.candidates);
+    reference = matrix.reference !== null;
+  }
+  const labels = rows.map((c) => c.label);
 
   const inc = meanOf(analysis.disagreement);
   const incoherence = inc.n > 0 ? hoeffdingInterval(inc.mean, inc.n, delta) : null;
   const err = meanOf(analysis.errorShare);
-  const error = matrix.reference && err.n > 0 ? hoeffdingInterval(err.mean, err.n, delta) : null;
-  const candidateErrors: CandidateError[] = matrix.reference
+  const error = reference && err.n > 0 ? hoeffdingInterval(err.mean, err.n, delta) : null;
+  const candidateErrors: CandidateError[] = reference
     ? analysis.perCandidate.map((s, i) => {
-        const row = matrix.candidates[i];
+        const row = rows[i];
         return {
           label: row?.label ?? `#${i}`,
           id: row?.id ?? '',
@@ -131,7 +166,7 @@ export const measure = async <A extends Args>(
         };
       })
     : [];
-  const classes = equivalenceClasses(analysis, labels, r.rules.compare);
+  const classes = equivalenceClasses(analysis.groups, labels);
   const plurality = classes[0] as EquivalenceClass;
 
   const disagreeing = analysis.disagrees.flatMap((d, j) => (d ? [j] : []));
@@ -165,6 +200,7 @@ export const measure = async <A extends Args>(
     semanticEntropy: semanticEntropy(classes),
     witness,
     durationMs: performance.now() - started,
-    matrix,
+    inputs,
+    candidates: rows,
   };
 };

@@ -102,7 +102,7 @@ describe('measure', () => {
     const all = await measure(task, candidates, { n: 400, seed: 3, shrink: false });
     const paired = await measure(task, candidates, { n: 400, seed: 3, estimator: 'paired', shrink: false });
     expect(paired.estimator).toBe('paired');
-    expect(paired.matrix.inputs).toEqual(all.matrix.inputs);
+    expect(paired.inputs).toEqual(all.inputs);
     expect(Math.abs(paired.incoherence!.estimate - all.incoherence!.estimate)).toBeLessThan(
       paired.incoherence!.epsilon,
     );

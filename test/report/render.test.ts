@@ -21,7 +21,7 @@ describe('renderTerminal', () => {
         ✓     sum   alpha  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
         ✓  ⚑  sum   beta   toHaveIncoherenceBelow  3  100  0.400 ± 0.100  0.300 ± 0.100  —           2+1      12ms
         ✓     sum   gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.500 ± 0.100  —           3        12ms
-        ✗  ⚑  max   gamma  toBeCoherentAcross      2   59  —              —              incoherent  —         3ms
+        ✗  ⚑  max   gamma  toBeCoherentAcross      2   59  —              —              incoherent  —        3ms
         ✓     sort  alpha  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
         ✓     sort  beta   toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
         ✓     sort  gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms

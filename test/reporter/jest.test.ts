@@ -1,0 +1,155 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { crosscheck, fixtures, readReport, root, summaryText, withoutTimings } from './helpers.ts';
+
+/**
+ * Real Jest runs of test/fixtures/report-jest (the suite of report-vitest, as native ESM) with the
+ * crosscheck reporter beside the default one: whole, and as two shards merged by the CLI.
+ */
+
+const work = mkdtempSync(join(tmpdir(), 'crosscheck-jest-reporter-'));
+const project = join(fixtures, 'report-jest');
+
+const jest = async (name: string, args: readonly string[] = [], env: Record<string, string> = {}) => {
+  const out = join(work, name);
+  const subprocess = execa(
+    process.execPath,
+    [
+      '--experimental-vm-modules',
+      join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
+      '--config',
+      join(project, 'jest.config.mjs'),
+      // A fresh cache has no timings, so Jest does not fall back to running in band.
+      '--cacheDirectory',
+      join(work, `${name}-cache`),
+      '--maxWorkers=2',
+      ...args,
+    ],
+    {
+      reject: false,
+      env: { REPORT_OUT: out, CI: '', GITHUB_STEP_SUMMARY: '', NO_COLOR: '1', ...env },
+      all: true,
+      timeout: 120_000,
+    },
+  );
+  return { result: await subprocess, pid: subprocess.pid, out };
+};
+
+let whole: Awaited<ReturnType<typeof jest>>;
+let recordsParent: string;
+
+beforeAll(async () => {
+  // Bundle the entries as the package would ship them, installed into the fixture's node_modules.
+  const target = join(project, 'node_modules', 'crosscheck');
+  await execa(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'tsdown', 'dist', 'run.mjs'),
+      '--no-config',
+      'src/index.ts',
+      'src/inputs/index.ts',
+      'matchers/jest.ts',
+      'reporter/jest.ts',
+      '-d',
+      target,
+      '-f',
+      'esm',
+      '--deps.never-bundle',
+      '@jest/globals',
+      '--logLevel',
+      'error',
+      '--no-report',
+    ],
+    { cwd: root, timeout: 120_000 },
+  );
+  writeFileSync(
+    join(target, 'package.json'),
+    JSON.stringify({
+      name: 'crosscheck',
+      type: 'module',
+      exports: {
+        '.': './src/index.mjs',
+        './inputs': './src/inputs/index.mjs',
+        './jest': './matchers/jest.mjs',
+        './jest-reporter': './reporter/jest.mjs',
+      },
+    }),
+  );
+  recordsParent = mkdtempSync(join(work, 'records-'));
+  whole = await jest('whole', [], { RECORDS_PARENT: recordsParent });
+}, 240_000);
+
+describe('Jest reporter', () => {
+  it('should print the suite summary the Vitest reporter prints for the same suite', () => {
+    // Assert
+    expect(whole.result.exitCode, whole.result.all).toBe(1);
+    expect(whole.result.stderr).toContain('Tests:       2 failed, 6 passed, 8 total');
+    expect(summaryText(whole.result.stdout)).toMatchInlineSnapshot(`
+      "   crosscheck  8 checks · 2 failed · 7 tasks · 2 flagged (jest)
+
+              task  model  check                   m   n  Î ± ε          error          PAC         classes  time
+        ✓     max   alpha  toHaveIncoherenceBelow  2  60  0.000 ± 0.175  0.000 ± 0.175  —           2        [...]ms
+        ✓     max   beta   toHaveIncoherenceBelow  3  60  0.000 ± 0.175  0.000 ± 0.175  —           3        [...]ms
+        ✓  ⚑  max   gamma  toHaveIncoherenceBelow  2  60  0.100 ± 0.175  0.050 ± 0.175  —           1+1      [...]ms
+        ✓     max   —      toAgreeWithReference    1  40  —              0.000 ± 0.215  —           1        [...]ms
+        ✓     sum   alpha  toHaveIncoherenceBelow  2  60  0.000 ± 0.175  0.000 ± 0.175  —           2        [...]ms
+        ✗  ⚑  sum   beta   toBeCoherentAcross      3   2  —              —              incoherent  —        [...]ms
+        ✗  ⚑  sum   beta   toHaveIncoherenceBelow  3  60  0.489 ± 0.175  0.244 ± 0.175  —           2+1      [...]ms
+        ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.175  0.733 ± 0.175  —           2        [...]ms
+
+        Suite  mean Î 0.098 · mean error lower bound 0.026
+        With references (6 tasks)  mean error 0.171 · detection rate 67% · false positives 0 · undetected mean error 0.183
+          Spearman(error, Î) 0.47 (moderate)
+
+        Models (rank 1 = best)
+        model  coherent    rank  correct     rank  mean Î  mean error
+        alpha  2/2 (100%)     1  2/2 (100%)     1   0.000       0.000
+        beta   1/2 (50%)    2.5  1/2 (50%)      2   0.244       0.122
+        gamma  1/2 (50%)    2.5  0/2 (0%)       3   0.050       0.392
+        Spearman(coherent share, correct share)  0.87 (strong)"
+    `);
+  });
+
+  it('should route the records of every worker through the directory it exports', () => {
+    // Assert: one JSON-lines file per worker process, none from Jest's own process.
+    const [dir] = readdirSync(recordsParent);
+    const files = readdirSync(join(recordsParent, dir!));
+    expect(files).toHaveLength(2);
+    expect(files).not.toContain(`records-${whole.pid}.jsonl`);
+    const report = readReport(join(whole.out, 'report.json'));
+    expect(report.run).toEqual({ framework: 'jest', shard: null });
+    expect(report.records).toHaveLength(8);
+  });
+
+  it('should merge --shard=1/2 and --shard=2/2 into the summary of the unsharded run', async () => {
+    // Act
+    const one = await jest('shard-1', ['--shard=1/2']);
+    const two = await jest('shard-2', ['--shard=2/2']);
+    const merged = join(work, 'merged.json');
+    const merge = await crosscheck([
+      'report',
+      'merge',
+      join(one.out, 'report.json'),
+      join(two.out, 'report.json'),
+      '--out',
+      merged,
+    ]);
+    const rendered = await crosscheck(['report', merged, '--width', '120']);
+    // Assert
+    expect(merge.stderr).toBe('');
+    const shards = [one, two].map((s) => readReport(join(s.out, 'report.json')));
+    expect(shards.map((s) => s.run.shard)).toEqual([
+      { count: 2, indexes: [1] },
+      { count: 2, indexes: [2] },
+    ]);
+    expect(shards.every((s) => s.records.length > 0)).toBe(true);
+    const report = readReport(merged);
+    expect(report.run).toEqual({ framework: 'jest', shard: { count: 2, indexes: [1, 2] } });
+    expect(withoutTimings(report)).toEqual(withoutTimings(readReport(join(whole.out, 'report.json'))));
+    const body = (text: string) => text.split('\n').slice(1).join('\n');
+    expect(body(summaryText(rendered.stdout))).toBe(body(summaryText(whole.result.stdout)));
+  }, 240_000);
+});

@@ -1,0 +1,192 @@
+import { type Candidate, fromSources } from '../candidates/index.ts';
+import { isCrosscheckError } from '../errors/index.ts';
+import { type OutcomeMatrix, run } from '../exec/index.ts';
+// The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
+// per task serves every model (and runs the reference once), and the estimators stay measure's.
+import { Accumulator, equivalenceClasses, meanOf, semanticEntropy } from '../measure/analyze.ts';
+import type { CrosscheckRecord } from '../report/index.ts';
+import { RECORD_SCHEMA, RECORD_VERSION } from '../report/index.ts';
+import { hoeffdingInterval, type Interval } from '../stats/index.ts';
+import { defineTask } from '../task/index.ts';
+import { comparator } from '../values/index.ts';
+import type { PairResult } from './checkpoint.ts';
+import type { DatasetTask } from './dataset.ts';
+import type { ResolvedBenchOptions } from './options.ts';
+import { subSeed, type TaskInputs } from './task-inputs.ts';
+
+/** Confidence of the intervals in the records (the paper's and measure's default). */
+const DELTA = 0.05;
+
+/** What one run of a task over several models returns. @internal */
+export interface TaskOutcome {
+  readonly pairs: readonly PairResult[];
+  /** Every call made, reference included. */
+  readonly calls: number;
+}
+
+const failed = (model: string, task: string, reason: string, m = 0, n = 0): PairResult => ({
+  model,
+  task,
+  status: 'failed',
+  reason,
+  m,
+  n,
+  incoherence: null,
+  error: null,
+  calls: 0,
+  durationMs: 0,
+  record: null,
+});
+
+const estimate = (i: Interval) => ({
+  estimate: i.estimate,
+  lower: i.lower,
+  upper: i.upper,
+  epsilon: i.epsilon,
+  delta: i.delta,
+  n: i.n,
+});
+
+/** One model's rows of the shared matrix. */
+const slice = (matrix: OutcomeMatrix, from: number, to: number): OutcomeMatrix => ({
+  ...matrix,
+  candidates: matrix.candidates.slice(from, to),
+  outcomes: matrix.outcomes.slice(from, to),
+});
+
+/**
+ * Runs the first m candidates of every given model, and the reference, on the task's shared
+ * inputs in one matrix, then measures each model on its own rows. A model without candidates, or
+ * a run that throws, fails that pair with its reason; an abort propagates and records nothing.
+ * @internal
+ */
+export const evaluateTask = async (
+  task: DatasetTask,
+  prepared: Extract<TaskInputs, { ok: true }>,
+  codes: ReadonlyMap<string, readonly string[] | undefined>,
+  options: ResolvedBenchOptions,
+  signal: AbortSignal | undefined,
+  onCalls?: (done: number, total: number) => void,
+): Promise<TaskOutcome> => {
+  const pairs: PairResult[] = [];
+  const pools: Array<{ model: string; from: number; to: number }> = [];
+  const all: Candidate[] = [];
+  for (const [model, sources] of codes) {
+    const chosen = (sources ?? []).slice(0, options.m);
+    if (chosen.length < 2) {
+      pairs.push(
+        failed(
+          model,
+          task.taskId,
+          sources === undefined
+            ? 'no candidates for this task'
+            : `${chosen.length} candidate${chosen.length === 1 ? '' : 's'}: incoherence needs two`,
+          chosen.length,
+        ),
+      );
+      continue;
+    }
+    const pool = fromSources(chosen as string[], {
+      language: prepared.language,
+      entry: task.entryPoint,
+      tags: { model },
+    });
+    pools.push({ model, from: all.length, to: all.length + pool.length });
+    all.push(...pool);
+  }
+  if (pools.length === 0) return { pairs, calls: 0 };
+  const n = prepared.inputs.length;
+  const started = performance.now();
+  let matrix: OutcomeMatrix;
+  try {
+    const runTask = defineTask({
+      name: task.taskId,
+      entry: task.entryPoint,
+      reference: prepared.reference,
+      timeoutMs: options.timeoutMs,
+    });
+    matrix = await run(runTask, all, prepared.inputs, { signal, onProgress: onCalls });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const reason = `run failed: ${isCrosscheckError(error) ? error.message : String(error)}`;
+    for (const p of pools) pairs.push(failed(p.model, task.taskId, reason, p.to - p.from, n));
+    return { pairs, calls: 0 };
+  }
+  const runMs = performance.now() - started;
+  const equality = options.equality ?? (prepared.language === 'python' ? 'python' : 'strict');
+  const rules = { compare: comparator(equality), compareErrorMessages: false };
+  for (const p of pools) {
+    const m = p.to - p.from;
+    const t0 = performance.now();
+    const rows = slice(matrix, p.from, p.to);
+    const seed = subSeed(options.seed, p.model, task.taskId);
+    const analysis = new Accumulator(m, rules, options.estimator, seed);
+    analysis.add(rows);
+    const inc = meanOf(analysis.disagreement);
+    const err = meanOf(analysis.errorShare);
+    if (inc.n === 0 || err.n === 0) {
+      pairs.push(
+        failed(
+          p.model,
+          task.taskId,
+          inc.n === 0
+            ? 'no input with two known outcomes (timeouts, crashes)'
+            : 'no input where the reference and a candidate both finished',
+          m,
+          n,
+        ),
+      );
+      continue;
+    }
+    const incoherence = hoeffdingInterval(inc.mean, inc.n, DELTA);
+    const error = hoeffdingInterval(err.mean, err.n, DELTA);
+    const classes = equivalenceClasses(
+      analysis.groups,
+      rows.candidates.map((c) => c.label),
+    );
+    // A share of the run's wall time, by rows, plus this model's own analysis.
+    const durationMs = (runMs * m) / all.length + (performance.now() - t0);
+    const record: CrosscheckRecord = {
+      schema: RECORD_SCHEMA,
+      version: RECORD_VERSION,
+      kind: 'coherence',
+      test: { file: null, name: `${p.model} › ${task.taskId}`, matcher: 'crosscheck bench', negated: false },
+      task: task.taskId,
+      tags: { model: p.model },
+      // A flagged task "fails", as a coherence check with bound 0 would.
+      verdict: inc.mean > 0 ? 'fail' : 'pass',
+      seed,
+      m,
+      n,
+      gen: prepared.gen,
+      witness: null,
+      classes: classes.map((c) => ({ labels: [...c.labels], share: c.share })),
+      timings: { durationMs },
+      tokens: null,
+      data: {
+        estimator: options.estimator,
+        incoherence: estimate(incoherence),
+        bound: null,
+        errorLowerBound: Math.max(0, incoherence.estimate - incoherence.epsilon) / 2,
+        error: estimate(error),
+        semanticEntropy: semanticEntropy(classes),
+        disagreements: analysis.disagrees.filter(Boolean).length,
+        unknownCells: analysis.unknown.cells,
+      },
+    };
+    pairs.push({
+      model: p.model,
+      task: task.taskId,
+      status: 'ok',
+      reason: prepared.shortfall === null ? null : `only ${n} inputs: ${prepared.shortfall}`,
+      m,
+      n,
+      incoherence: inc.mean,
+      error: err.mean,
+      calls: m * n,
+      durationMs,
+      record,
+    });
+  }
+  return { pairs, calls: (all.length + 1) * n };
+};

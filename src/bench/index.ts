@@ -1,0 +1,30 @@
+/**
+ * Benchmarks over datasets on disk (`shared/data/README.md` format): per model and task,
+ * incoherence and error on shared reference-filtered inputs; the incoherence paper's table 4,
+ * false positives, the ranking agreement of its figure 1, a comparison with the paper's logs; a
+ * resumable checkpoint and the reporters' JSON report.
+ * @packageDocumentation
+ */
+export { Checkpoint, type PairResult } from './checkpoint.ts';
+export {
+  type DatasetCandidates,
+  type DatasetTask,
+  listModels,
+  loadCandidates,
+  loadPaperLog,
+  loadTasks,
+  type PaperLogEntry,
+} from './dataset.ts';
+export { type ModelFigures, modelFigures, rankingAgreement, type TaskFigure } from './figures.ts';
+export {
+  type BenchLanguage,
+  type BenchOptions,
+  type BenchProfile,
+  DEFAULT_BENCH_OUT,
+  type ResolvedBenchOptions,
+  resolveBenchOptions,
+} from './options.ts';
+export { comparePaper, type PaperComparison } from './paper.ts';
+export { progressLine, progressReporter } from './progress.ts';
+export { type BenchHooks, type BenchProgress, type BenchResult, runBench } from './runner.ts';
+export { renderBenchTable, summaryLine } from './table.ts';

@@ -1,0 +1,236 @@
+import { CrosscheckError } from '../errors/index.ts';
+import { type CrosscheckRecord, type CrosscheckReport, createReport } from '../report/index.ts';
+import { Checkpoint, type PairResult } from './checkpoint.ts';
+import { type DatasetTask, listModels, loadCandidates, loadTasks } from './dataset.ts';
+import { evaluateTask } from './evaluate.ts';
+import { type ModelFigures, modelFigures, rankingAgreement } from './figures.ts';
+import {
+  type BenchOptions,
+  fingerprintOf,
+  type ResolvedBenchOptions,
+  resolveBenchOptions,
+} from './options.ts';
+import { comparePaper, type PaperComparison } from './paper.ts';
+import { taskInputs } from './task-inputs.ts';
+
+/** Where a run stands, for progress displays. @public */
+export interface BenchProgress {
+  readonly pairsDone: number;
+  readonly pairsTotal: number;
+  /** Pairs found finished in the checkpoint at start. */
+  readonly pairsResumed: number;
+  readonly tasksDone: number;
+  readonly tasksTotal: number;
+  /** Calls made by this process so far (finished tasks plus the running ones). */
+  readonly calls: number;
+  readonly elapsedMs: number;
+  /** Set when a task just finished. */
+  readonly lastTask: string | null;
+}
+
+/** Hooks of {@link runBench}. @public */
+export interface BenchHooks {
+  /** Stops starting tasks and aborts the running ones; finished pairs stay in the checkpoint. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: BenchProgress) => void;
+  /** One human line (a failed task, a short input set). */
+  readonly log?: (line: string) => void;
+}
+
+/** Everything a benchmark run found. @public */
+export interface BenchResult {
+  readonly options: ResolvedBenchOptions;
+  readonly models: readonly ModelFigures[];
+  readonly rankingAgreement: number | null;
+  /** Null when the dataset has no `paper_logs/`. */
+  readonly paper: PaperComparison | null;
+  /** Every pair of the selection, from this run or the checkpoint. */
+  readonly pairs: readonly PairResult[];
+  /** False when interrupted: figures cover the finished pairs only. */
+  readonly complete: boolean;
+  readonly report: CrosscheckReport;
+  readonly wallSeconds: number;
+  /** Calls made by this process (resumed pairs cost none); null when it made none. */
+  readonly callsPerSec: number | null;
+  readonly calls: number;
+  readonly checkpointPath: string;
+}
+
+const selectTasks = (all: readonly DatasetTask[], o: ResolvedBenchOptions): DatasetTask[] => {
+  let tasks = [...all];
+  if (o.tasks) {
+    const known = new Set(all.map((t) => t.taskId));
+    const unknown = o.tasks.filter((t) => !known.has(t));
+    if (unknown.length > 0) {
+      throw new CrosscheckError(
+        'INVALID_OPTION',
+        `crosscheck bench: --tasks names tasks that are not in ${o.data}: ${unknown.join(', ')}. Use task_id values of tasks.jsonl, e.g. ${all
+          .slice(0, 2)
+          .map((t) => t.taskId)
+          .join(',')}.`,
+        { where: 'crosscheck bench --tasks' },
+      );
+    }
+    const wanted = new Set(o.tasks);
+    tasks = tasks.filter((t) => wanted.has(t.taskId));
+  }
+  return o.limit === null ? tasks : tasks.slice(0, o.limit);
+};
+
+const selectModels = (o: ResolvedBenchOptions): string[] => {
+  const available = listModels(o.data);
+  if (available.length === 0) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `crosscheck bench: --data ${o.data} has no candidates/<model>.jsonl.gz files. Point --data at a dataset directory.`,
+      { where: 'crosscheck bench --data' },
+    );
+  }
+  if (!o.models) return available;
+  const unknown = o.models.filter((m) => !available.includes(m));
+  if (unknown.length > 0) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `crosscheck bench: --models names models without candidates in ${o.data}: ${unknown.join(', ')}. Available: ${available.join(', ')}.`,
+      { where: 'crosscheck bench --models' },
+    );
+  }
+  return [...o.models];
+};
+
+/** Pulls items with at most `jobs` running at once; stops pulling once `stop()` says so. */
+const pool = async <T>(
+  items: readonly T[],
+  jobs: number,
+  stop: () => boolean,
+  work: (item: T) => Promise<void>,
+): Promise<void> => {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length && !stop()) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, lane));
+};
+
+/**
+ * Runs a benchmark: for every selected task, inputs once, then all unfinished models of the task
+ * in one run; each finished pair is appended to the checkpoint at once. A failing task is
+ * recorded with its reason; an abort (hooks.signal) ends the run early with what finished.
+ * Throws a `CrosscheckError` only for misuse (bad directory, unknown model, bad numbers).
+ * @public
+ */
+export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): Promise<BenchResult> => {
+  const started = performance.now();
+  const o = resolveBenchOptions(options);
+  const models = selectModels(o);
+  const tasks = selectTasks(loadTasks(o.data), o);
+  const checkpoint = Checkpoint.open(`${o.out}.checkpoint`, fingerprintOf(o));
+  const candidates = new Map(models.map((m) => [m, loadCandidates(o.data, m)]));
+  const signal = hooks.signal;
+  const log = hooks.log ?? (() => {});
+
+  const pairsTotal = models.length * tasks.length;
+  const todo = tasks.filter((t) => models.some((m) => !checkpoint.has(m, t.taskId)));
+  const pairsResumed =
+    pairsTotal - todo.reduce((s, t) => s + models.filter((m) => !checkpoint.has(m, t.taskId)).length, 0);
+  let pairsDone = pairsResumed;
+  let tasksDone = tasks.length - todo.length;
+  let calls = 0;
+  const running = new Map<string, number>();
+  const progress = (lastTask: string | null): void =>
+    hooks.onProgress?.({
+      pairsDone,
+      pairsTotal,
+      pairsResumed,
+      tasksDone,
+      tasksTotal: tasks.length,
+      calls: calls + [...running.values()].reduce((a, b) => a + b, 0),
+      elapsedMs: performance.now() - started,
+      lastTask,
+    });
+  progress(null);
+
+  const record = (pair: PairResult): void => {
+    checkpoint.add(pair);
+    pairsDone++;
+    if (pair.status === 'failed') log(`${pair.model} ${pair.task}: failed: ${pair.reason}`);
+  };
+
+  await pool(
+    todo,
+    o.jobs,
+    () => signal?.aborted === true,
+    async (task) => {
+      const missing = models.filter((m) => !checkpoint.has(m, task.taskId));
+      try {
+        const prepared = await taskInputs(task, o, signal);
+        if (!prepared.ok) {
+          for (const m of missing)
+            record({
+              model: m,
+              task: task.taskId,
+              status: 'failed',
+              reason: prepared.reason,
+              m: 0,
+              n: 0,
+              incoherence: null,
+              error: null,
+              calls: 0,
+              durationMs: 0,
+              record: null,
+            });
+        } else {
+          if (prepared.shortfall !== null) {
+            log(`${task.taskId}: ${prepared.inputs.length} of ${o.n} inputs (${prepared.shortfall})`);
+          }
+          const codes = new Map(missing.map((m) => [m, candidates.get(m)?.get(task.taskId)?.codes]));
+          const outcome = await evaluateTask(task, prepared, codes, o, signal, (done) => {
+            running.set(task.taskId, done);
+          });
+          running.delete(task.taskId);
+          calls += outcome.calls;
+          for (const pair of outcome.pairs) record(pair);
+        }
+        tasksDone++;
+        progress(task.taskId);
+      } catch (error) {
+        running.delete(task.taskId);
+        // An abort leaves the task unfinished (it reruns on resume); anything else is a bug.
+        if (!signal?.aborted) throw error;
+      }
+    },
+  );
+
+  const pairs = tasks.flatMap((t) => models.flatMap((m) => checkpoint.get(m, t.taskId) ?? []));
+  const figures = models.map((model) => {
+    const mine = pairs.filter((p) => p.model === model);
+    const ok = mine.filter(
+      (p): p is PairResult & { incoherence: number; error: number } =>
+        p.status === 'ok' && p.incoherence !== null && p.error !== null,
+    );
+    return modelFigures(
+      model,
+      ok.map((p) => ({ task: p.task, incoherence: p.incoherence, error: p.error })),
+      mine.length - ok.length,
+    );
+  });
+  const records = pairs.flatMap((p) => (p.record ? [p.record as CrosscheckRecord] : []));
+  const wallSeconds = (performance.now() - started) / 1000;
+  return {
+    options: o,
+    models: figures,
+    rankingAgreement: rankingAgreement(figures),
+    paper: comparePaper(
+      o.data,
+      figures,
+      tasks.map((t) => t.taskId),
+    ),
+    pairs,
+    complete: pairs.length === pairsTotal,
+    report: createReport(records, { framework: 'crosscheck bench', shard: null }),
+    wallSeconds,
+    callsPerSec: calls === 0 ? null : calls / wallSeconds,
+    calls,
+    checkpointPath: checkpoint.path,
+  };
+};

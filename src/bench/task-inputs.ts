@@ -1,0 +1,103 @@
+import { type Candidate, fromSources } from '../candidates/index.ts';
+import { isCrosscheckError } from '../errors/index.ts';
+import type { Args } from '../inputs/gen-contract.ts';
+import { gen } from '../inputs/index.ts';
+import { decode, type Tagged } from '../values/index.ts';
+import type { DatasetTask } from './dataset.ts';
+import type { BenchLanguage, ResolvedBenchOptions } from './options.ts';
+
+/**
+ * Inputs of one task, generated once and shared by every model (the seeds, the reference and
+ * the seed of the task are the same for all of them).
+ */
+
+/** The inputs of a task, or why it has none. @internal */
+export type TaskInputs =
+  | {
+      readonly ok: true;
+      readonly language: BenchLanguage;
+      readonly reference: Candidate;
+      readonly inputs: readonly Args[];
+      readonly gen: string;
+      /** Why fewer than n inputs came out; null when n did. */
+      readonly shortfall: string | null;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+/** A 32-bit hash of the run seed and a name: each task (and pair) gets its own stream. @internal */
+export const subSeed = (seed: number, ...names: readonly string[]): number => {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (const ch of `${seed}\u0000${names.join('\u0000')}`)
+    h = Math.imul(h ^ (ch.codePointAt(0) as number), 0x01000193) >>> 0;
+  return h | 0;
+};
+
+/** The task's language: `--language`, else the task's own, if crosscheck runs it. @internal */
+export const languageOf = (task: DatasetTask, options: ResolvedBenchOptions): BenchLanguage | string =>
+  options.language ?? task.language;
+
+/** The signature, when it parses: it types what the seeds leave open (empty seed lists). */
+const usableSignature = (signature: string | undefined): string | undefined => {
+  if (!signature) return undefined;
+  try {
+    gen.fromSignature(signature);
+    return signature;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * n reference-filtered inputs from the task's seeds with the run's profile. Never throws for a
+ * bad task (no reference, no seeds, unparseable seeds): the reason comes back instead. Aborts
+ * propagate.
+ * @internal
+ */
+export const taskInputs = async (
+  task: DatasetTask,
+  options: ResolvedBenchOptions,
+  signal: AbortSignal | undefined,
+): Promise<TaskInputs> => {
+  const language = languageOf(task, options);
+  if (!(['python', 'javascript', 'typescript'] as const).includes(language as BenchLanguage)) {
+    return { ok: false, reason: `language ${JSON.stringify(language)} has no runner; pass --language` };
+  }
+  if (!task.groundTruthCode) return { ok: false, reason: 'no ground_truth_code (the reference)' };
+  if (task.seedInputs.length === 0) return { ok: false, reason: 'no seed inputs (seed_inputs_tagged)' };
+  try {
+    const [reference] = fromSources([task.groundTruthCode], {
+      language: language as BenchLanguage,
+      entry: task.entryPoint,
+      label: 'ground truth',
+    });
+    const seeds = task.seedInputs.map((s) => decode(s as Tagged) as unknown[]);
+    const source = gen
+      .fromSeeds(seeds, {
+        profile: options.profile,
+        language: language === 'python' ? 'python' : 'javascript',
+        signature: options.profile === 'typed' ? usableSignature(task.signature) : undefined,
+      })
+      .withReference(reference as Candidate, { timeoutMs: options.timeoutMs });
+    const report = await source.generateWithReport(options.n, {
+      seed: subSeed(options.seed, task.taskId),
+      signal,
+    });
+    if (report.inputs.length === 0) {
+      return { ok: false, reason: `no valid input: ${report.shortfall ?? 'the generator produced none'}` };
+    }
+    return {
+      ok: true,
+      language: language as BenchLanguage,
+      reference: reference as Candidate,
+      inputs: report.inputs,
+      gen: source.description,
+      shortfall: report.shortfall,
+    };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return {
+      ok: false,
+      reason: `input generation failed: ${isCrosscheckError(error) ? error.message : String(error)}`,
+    };
+  }
+};

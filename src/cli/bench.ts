@@ -1,0 +1,166 @@
+import { parseArgs } from 'node:util';
+import {
+  type BenchOptions,
+  DEFAULT_BENCH_OUT,
+  progressReporter,
+  renderBenchTable,
+  runBench,
+  summaryLine,
+} from '../bench/index.ts';
+import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
+import { closeSandboxPools } from '../exec/index.ts';
+import { closePythonWorkers } from '../exec/python/index.ts';
+import { renderJson, writeFileAtomic } from '../report/index.ts';
+
+/** Usage of `crosscheck bench`. */
+export const BENCH_USAGE = `Usage:
+  crosscheck bench --data <dir> [options]
+      Measure incoherence and error of every model's candidates on every task of a dataset
+      (tasks.jsonl.gz + candidates/<model>.jsonl.gz), print the paper-style table (beside the
+      paper's figures when the dataset has paper_logs/) on stderr, write the report JSON, and
+      end with one JSON line on stdout. Interrupted runs resume from <out>.checkpoint.
+
+Options:
+  --data <dir>          dataset directory (required)
+  --models <a,b>        models to measure (default: all)
+  --tasks <id,id>       task ids to measure (default: all)
+  --limit <k>           only the first k tasks
+  --m <k>               candidates per task (default 10)
+  --n <k>               reference-filtered inputs per task (default 1000)
+  --seed <s>            seed of every random choice (default 1)
+  --equality <e>        python | difftrust | strict (default: python for Python tasks)
+  --estimator <e>       all-pairs | paired (default all-pairs)
+  --profile <p>         typed | difftrust input generation (default typed)
+  --language <l>        python | javascript | typescript, overriding each task's language
+  --timeout-ms <ms>     per-call limit (default 1000)
+  --jobs <k>            tasks measured at once (default 2)
+  --out <file>          report JSON (default ${DEFAULT_BENCH_OUT}); render it with crosscheck report
+  -h, --help            this help
+`;
+
+const number = (option: string, raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined;
+  const x = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(x)) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `crosscheck bench: --${option} must be a number, got ${JSON.stringify(raw)}. Pass e.g. --${option} 10.`,
+      { where: `crosscheck bench --${option}` },
+    );
+  }
+  return x;
+};
+
+const list = (raw: string | undefined): string[] | undefined =>
+  raw === undefined
+    ? undefined
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+
+/** Parses `crosscheck bench` arguments into {@link BenchOptions}; null for `--help`. */
+export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      data: { type: 'string' },
+      models: { type: 'string' },
+      tasks: { type: 'string' },
+      limit: { type: 'string' },
+      m: { type: 'string' },
+      n: { type: 'string' },
+      seed: { type: 'string' },
+      equality: { type: 'string' },
+      estimator: { type: 'string' },
+      profile: { type: 'string' },
+      language: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      jobs: { type: 'string' },
+      out: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return null;
+  if (values.data === undefined) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      'crosscheck bench: --data is required. Pass the dataset directory, e.g. --data ../shared/data/humaneval.',
+      { where: 'crosscheck bench --data' },
+    );
+  }
+  return {
+    data: values.data,
+    models: list(values.models),
+    tasks: list(values.tasks),
+    limit: number('limit', values.limit),
+    m: number('m', values.m),
+    n: number('n', values.n),
+    seed: number('seed', values.seed),
+    equality: values.equality as BenchOptions['equality'],
+    estimator: values.estimator as BenchOptions['estimator'],
+    profile: values.profile as BenchOptions['profile'],
+    language: values.language as BenchOptions['language'],
+    timeoutMs: number('timeout-ms', values['timeout-ms']),
+    jobs: number('jobs', values.jobs),
+    out: values.out,
+  };
+};
+
+/**
+ * `crosscheck bench ...`: runs the benchmark and returns the exit code (0 done, 2 misuse, 130
+ * interrupted). The first Ctrl-C stops starting tasks, aborts the running ones and still writes
+ * the report of what finished; the checkpoint keeps every finished pair for the rerun.
+ */
+export const runBenchCommand = async (argv: readonly string[]): Promise<number> => {
+  let options: BenchOptions | null;
+  try {
+    options = parseBenchArgs(argv);
+  } catch (error) {
+    const known = isCrosscheckError(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (!known) throw error;
+    process.stderr.write(`${(error as Error).message}\n\n${BENCH_USAGE}`);
+    return 2;
+  }
+  if (options === null) {
+    process.stdout.write(BENCH_USAGE);
+    return 0;
+  }
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(
+      '\ncrosscheck bench: interrupted; saving what finished (Ctrl-C again to quit now)\n',
+    );
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const progress = progressReporter(process.stderr);
+  try {
+    const result = await runBench(options, {
+      signal: controller.signal,
+      onProgress: (p) => progress.update(p),
+      log: (line) => {
+        progress.clear();
+        process.stderr.write(`${line}\n`);
+      },
+    });
+    progress.clear();
+    writeFileAtomic(result.options.out, renderJson(result.report));
+    process.stderr.write(
+      `\n${renderBenchTable(result)}report: ${result.options.out} (crosscheck report ${result.options.out} --format html)\n`,
+    );
+    process.stdout.write(`${summaryLine(result)}\n`);
+    return result.complete ? 0 : 130;
+  } catch (error) {
+    progress.clear();
+    if (!isCrosscheckError(error)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    await Promise.all([closePythonWorkers(), closeSandboxPools()]);
+  }
+};

@@ -62,21 +62,42 @@ export const scatterPlot = (points: readonly PlotPoint[], o: ScatterOptions): st
       );
     }
   }
-  for (const line of o.lines ?? []) {
+  // Reference lines get a legend in the bottom-right corner: below I = 2E no task can lie.
+  (o.lines ?? []).forEach((line, i) => {
     const [x1, y1] = line.from;
     const [x2, y2] = line.to;
+    const ly = H - PAD.bottom - 10 - 16 * i;
+    const lx = W - PAD.right - 10;
     parts.push(
       `<line x1="${f(sx(x1))}" y1="${f(sy(y1))}" x2="${f(sx(x2))}" y2="${f(sy(y2))}" class="ref"/>`,
-      `<text x="${f(sx(x2) - 4)}" y="${f(sy(y2) + 14)}" text-anchor="end" class="reflabel">${escapeXml(line.label)}</text>`,
+      `<line x1="${lx - 24}" y1="${ly - 4}" x2="${lx}" y2="${ly - 4}" class="ref"/>`,
+      `<text x="${lx - 30}" y="${ly}" text-anchor="end" class="reflabel">${escapeXml(line.label)}</text>`,
     );
-  }
+  });
+  // Coincident points (many tasks at Î = E = 0) draw once, with their count.
+  const groups = new Map<string, PlotPoint[]>();
   for (const p of points) {
+    const key = `${f(sx(p.x))},${f(sy(p.y))}`;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  for (const group of groups.values()) {
+    const p = group[0] as PlotPoint;
+    const title = group.map((q) => q.title).join('\n');
     parts.push(
-      `<circle cx="${f(sx(p.x))}" cy="${f(sy(p.y))}" r="5" class="point"><title>${escapeXml(p.title)}</title></circle>`,
+      `<circle cx="${f(sx(p.x))}" cy="${f(sy(p.y))}" r="5" class="point"><title>${escapeXml(title)}</title></circle>`,
     );
-    if (p.label) {
+    const label = [
+      group
+        .map((q) => q.label)
+        .filter(Boolean)
+        .join(', '),
+      group.length > 1 ? `×${group.length}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    if (label) {
       parts.push(
-        `<text x="${f(sx(p.x) + 8)}" y="${f(sy(p.y) + 4)}" class="plabel">${escapeXml(p.label)}</text>`,
+        `<text x="${f(sx(p.x) + 8)}" y="${f(sy(p.y) - 6)}" class="plabel">${escapeXml(label)}</text>`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import type { OutcomeMatrix } from '../exec/run.ts';
+import type { Outcome } from '../exec/outcome.ts';
 import { entropy } from '../stats/index.ts';
 import type { Comparator } from '../values/index.ts';
 import { type Cell, type CellRules, cellsAgree, pairCounts, toCell } from './cells.ts';
@@ -59,8 +59,12 @@ export class Accumulator {
     this.#random = seededRandom(seed);
   }
 
-  /** Adds the inputs of one matrix (a chunk of the run). */
-  add(matrix: OutcomeMatrix): void {
+  /** Adds the inputs of one chunk of the run: `outcomes[i][j]`, and the reference's. */
+  add(matrix: {
+    readonly inputs: readonly unknown[];
+    readonly outcomes: readonly (readonly Outcome[])[];
+    readonly reference: { readonly outcomes: readonly Outcome[] } | null;
+  }): void {
     const compare = this.#rules.compare;
     const m = matrix.outcomes.length;
     for (const row of matrix.outcomes)

@@ -1,5 +1,6 @@
 import type { Candidate, CandidateTags } from '../candidates/index.ts';
 import { CrosscheckError } from '../errors/index.ts';
+import type { Outcome } from '../exec/outcome.ts';
 import { type MatrixRow, run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
 import { hoeffdingInterval, type Interval } from '../stats/index.ts';
@@ -88,11 +89,14 @@ const CHUNK = 200;
 
 const WHERE = 'measure(task, candidates, options)';
 
-/** Adds up the run statistics of the chunks, per candidate. */
+/** Outcome of a candidate that no longer runs because its timeout budget is spent. */
+const BUDGET_SPENT: Outcome = { kind: 'timeout', reason: 'budget', ms: 0 };
+
+/** Adds up the run statistics of the chunks, per candidate (rows of benched candidates stay as they were). */
 const mergeStats = (acc: readonly MatrixRow[], next: readonly MatrixRow[]): MatrixRow[] =>
   next.map((row, i) => {
     const prev = acc[i];
-    if (!prev) return row;
+    if (!prev || prev === row) return row;
     return {
       ...row,
       stats: {
@@ -139,13 +143,29 @@ export const measure = async <A extends Args>(
   const analysis = new Accumulator(candidates.length, r.rules, estimator, r.seed);
   let rows: readonly MatrixRow[] = [];
   let reference = false;
+  // A candidate whose timeout budget ran out sits out the later chunks, so the budget holds per
+  // measure, not per chunk.
+  const spent = candidates.map(() => false);
   for (let start = 0; start < inputs.length; start += CHUNK) {
-    const matrix = await run(task, candidates, inputs.slice(start, start + CHUNK), {
-      ...r.run,
-      signal: r.signal,
+    const slice = inputs.slice(start, start + CHUNK);
+    const active = candidates.filter((_, i) => !spent[i]);
+    const matrix = await run(task, active, slice, { ...r.run, signal: r.signal });
+    const byCandidate = new Map(active.map((c, k) => [c, k]));
+    const outcomes = candidates.map((c) => {
+      const k = byCandidate.get(c);
+      return k === undefined ? slice.map(() => BUDGET_SPENT) : (matrix.outcomes[k] as Outcome[]);
     });
-    analysis.add(matrix);
-    rows = mergeStats(rows, matrix.candidates);
+    analysis.add({ inputs: slice, outcomes, reference: matrix.reference });
+    rows = mergeStats(
+      rows,
+      candidates.map((c, i) => {
+        const k = byCandidate.get(c);
+        return k === undefined ? (rows[i] as MatrixRow) : (matrix.candidates[k] as MatrixRow);
+      }),
+    );
+    matrix.candidates.forEach((row, k) => {
+      if (row.stats.budgetSpent) spent[candidates.indexOf(active[k] as Candidate)] = true;
+    });
     reference = matrix.reference !== null;
   }
   const labels = rows.map((c) => c.label);

@@ -18,6 +18,11 @@ export interface WorkerSpec {
   readonly label: string;
   /** Says how to fix a worker that cannot start (names the option or variable to change). */
   readonly fix: string;
+  /**
+   * The worker's value texts come from crosscheck's own encoder (the Python harness), so the
+   * host keeps them unparsed until read instead of validating each on arrival.
+   */
+  readonly trustedValues?: boolean;
 }
 
 /** What a worker sent, or why it stopped talking. @internal */

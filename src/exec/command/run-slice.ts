@@ -2,7 +2,7 @@ import type { CandidateRunStats, RunContext } from '../backend.ts';
 import { fromWireOutcome, type Outcome, type WireOutcome } from '../outcome.ts';
 import type { WorkerPool } from './pool.ts';
 import { encodeHostMessage, isWireOutcome } from './protocol.ts';
-import { TextValueOutcome } from './text-outcome.ts';
+import { textOutcome } from './text-outcome.ts';
 import type { ExchangeEnd, WorkerProcess } from './worker-process.ts';
 
 /** A candidate ready for a worker: what to load and how to call it. @internal */
@@ -172,16 +172,17 @@ class SliceRunner {
     if (typeof item === 'string') {
       const packedValue = item.startsWith('[0,') && item.endsWith(']');
       // Values from a worker whose encoder is crosscheck's own keep their text unchecked until
-      // read: checking 100,000 of them costs the host about as much as the calls cost the
-      // workers. Other workers' values are parsed once here to validate them.
-      if (packedValue && this.#pool.spec.trustedValues) return new TextValueOutcome(item.slice(3, -1));
+      // read (text that is not JSON then reads as a ProtocolError): checking 100,000 of them
+      // costs the host about as much as the calls cost the workers. Other workers' values are
+      // parsed once here, so their faults replace the worker at once.
+      if (packedValue && this.#pool.spec.trustedValues) return textOutcome(item.slice(3, -1));
       try {
         w = JSON.parse(item);
       } catch {
         w = undefined;
       }
       if (packedValue && Array.isArray(w) && w[0] === 0 && w.length === 2) {
-        return new TextValueOutcome(item.slice(3, -1));
+        return textOutcome(item.slice(3, -1));
       }
     }
     if (!isWireOutcome(w)) return `a malformed outcome ${JSON.stringify(item).slice(0, 120)}`;

@@ -1,18 +1,22 @@
-import { CrosscheckError } from '../../errors/index.ts';
 import { decode } from '../../values/codec.ts';
 import type { Tagged } from '../../values/codec-core.ts';
-import type { ValueOutcome } from '../outcome.ts';
+import type { ErrorOutcome, Outcome, ValueOutcome } from '../outcome.ts';
 
 /**
- * A value outcome kept as the JSON text the worker sent, parsed on first read. Retaining
- * 100,000 parsed trees costs the host more than running the calls costs the workers (mostly
- * garbage collection); a string each is cheap to keep.
+ * The outcome of a call that returned, kept as the JSON text the worker sent and parsed on first
+ * read of any field. Retaining 100,000 parsed trees costs the host more than running the calls
+ * costs the workers (mostly garbage collection), and validating each on arrival costs a parse
+ * too; a string each is cheap to keep.
+ *
+ * Because even `kind` is read through the parse, text that is not JSON (only a candidate that
+ * forges lines on the worker's reply pipe can produce it) reads as an `error` outcome named
+ * `ProtocolError`, never as a value and never as a throw.
  * @internal
  */
-export class TextValueOutcome implements ValueOutcome {
-  readonly kind = 'value' as const;
+class TextOutcome {
   #text: string | null;
   #tagged: Tagged = null;
+  #broken: string | null = null;
   #decoded = false;
   #value: unknown;
 
@@ -20,20 +24,23 @@ export class TextValueOutcome implements ValueOutcome {
     this.#text = text;
   }
 
-  get tagged(): Tagged {
-    if (this.#text !== null) {
-      try {
-        this.#tagged = JSON.parse(this.#text) as Tagged;
-      } catch (error) {
-        // Only a candidate that forged protocol lines on the worker's reply pipe gets here.
-        throw new CrosscheckError(
-          'INTERNAL',
-          `A worker sent a result that is not JSON (${this.#text.slice(0, 80)}): the candidate or the worker wrote to the protocol pipe (docs/protocol.md).`,
-          { cause: error },
-        );
-      }
-      this.#text = null;
+  #parse(): void {
+    if (this.#text === null) return;
+    try {
+      this.#tagged = JSON.parse(this.#text) as Tagged;
+    } catch {
+      this.#broken = `the worker sent a result that is not JSON (${this.#text.slice(0, 80)}); something wrote to its reply pipe`;
     }
+    this.#text = null;
+  }
+
+  get kind(): 'value' | 'error' {
+    this.#parse();
+    return this.#broken === null ? 'value' : 'error';
+  }
+
+  get tagged(): Tagged {
+    this.#parse();
     return this.#tagged;
   }
 
@@ -45,7 +52,23 @@ export class TextValueOutcome implements ValueOutcome {
     return this.#value;
   }
 
+  get name(): string | undefined {
+    this.#parse();
+    return this.#broken === null ? undefined : 'ProtocolError';
+  }
+
+  get message(): string | undefined {
+    this.#parse();
+    return this.#broken ?? undefined;
+  }
+
   toJSON(): unknown {
-    return { kind: 'value', tagged: this.tagged };
+    return this.kind === 'value'
+      ? { kind: 'value', tagged: this.tagged }
+      : { kind: 'error', name: this.name, message: this.message };
   }
 }
+
+/** A value outcome from its JSON text (see {@link TextOutcome}). @internal */
+export const textOutcome = (text: string): Outcome =>
+  new TextOutcome(text) as unknown as ValueOutcome | ErrorOutcome;

@@ -1,6 +1,6 @@
 import { type Candidate, fromSources } from '../candidates/index.ts';
 import { isCrosscheckError } from '../errors/index.ts';
-import { type OutcomeMatrix, run } from '../exec/index.ts';
+import { type Outcome, run } from '../exec/index.ts';
 // The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
 import { Accumulator, equivalenceClasses, meanOf, semanticEntropy } from '../measure/analyze.ts';
@@ -16,6 +16,12 @@ import { subSeed, type TaskInputs } from './task-inputs.ts';
 
 /** Confidence of the intervals in the records (the paper's and measure's default). */
 const DELTA = 0.05;
+
+/** Inputs per run: each chunk's outputs are analysed and dropped, so memory stays bounded when candidates return large values. */
+const CHUNK = 200;
+
+/** Outcome of a candidate that no longer runs because its timeout budget is spent. */
+const BUDGET_SPENT: Outcome = { kind: 'timeout', reason: 'budget', ms: 0 };
 
 /** What one run of a task over several models returns. @internal */
 export interface TaskOutcome {
@@ -47,16 +53,9 @@ const estimate = (i: Interval) => ({
   n: i.n,
 });
 
-/** One model's rows of the shared matrix. */
-const slice = (matrix: OutcomeMatrix, from: number, to: number): OutcomeMatrix => ({
-  ...matrix,
-  candidates: matrix.candidates.slice(from, to),
-  outcomes: matrix.outcomes.slice(from, to),
-});
-
 /**
  * Runs the first m candidates of every given model, and the reference, on the task's shared
- * inputs in one matrix, then measures each model on its own rows. A model without candidates, or
+ * inputs (one run per chunk of inputs for all models), and measures each model on its own rows. A model without candidates, or
  * a run that throws, fails that pair with its reason; an abort propagates and records nothing.
  * @internal
  */
@@ -66,7 +65,7 @@ export const evaluateTask = async (
   codes: ReadonlyMap<string, readonly string[] | undefined>,
   options: ResolvedBenchOptions,
   signal: AbortSignal | undefined,
-  onCalls?: (done: number, total: number) => void,
+  onCalls?: (done: number) => void,
 ): Promise<TaskOutcome> => {
   const pairs: PairResult[] = [];
   const pools: Array<{ model: string; from: number; to: number }> = [];
@@ -97,7 +96,17 @@ export const evaluateTask = async (
   if (pools.length === 0) return { pairs, calls: 0 };
   const n = prepared.inputs.length;
   const started = performance.now();
-  let matrix: OutcomeMatrix;
+  const equality = options.equality ?? (prepared.language === 'python' ? 'python' : 'strict');
+  const rules = { compare: comparator(equality), compareErrorMessages: false };
+  const seeds = pools.map((p) => subSeed(options.seed, p.model, task.taskId));
+  const accumulators = pools.map(
+    (p, k) => new Accumulator(p.to - p.from, rules, options.estimator, seeds[k] as number),
+  );
+  const labels = all.map((c) => c.label);
+  // A candidate whose timeout budget ran out sits out the later chunks (as in measure), so the
+  // budget holds per task rather than per chunk.
+  const spent = all.map(() => false);
+  let calls = 0;
   try {
     const runTask = defineTask({
       name: task.taskId,
@@ -105,23 +114,45 @@ export const evaluateTask = async (
       reference: prepared.reference,
       timeoutMs: options.timeoutMs,
     });
-    matrix = await run(runTask, all, prepared.inputs, { signal, onProgress: onCalls });
+    for (let from = 0; from < n; from += CHUNK) {
+      const inputs = prepared.inputs.slice(from, from + CHUNK);
+      const active = all.filter((_, i) => !spent[i]);
+      const before = calls;
+      const matrix = await run(runTask, active, inputs, {
+        signal,
+        budgetMs: options.budgetMs,
+        onProgress: onCalls && ((done) => onCalls(before + done)),
+      });
+      calls += (active.length + 1) * inputs.length;
+      const rowOf = new Map(active.map((c, k) => [c, k]));
+      const outcomes = all.map((c) => {
+        const k = rowOf.get(c);
+        return k === undefined ? inputs.map(() => BUDGET_SPENT) : (matrix.outcomes[k] as Outcome[]);
+      });
+      pools.forEach((p, k) => {
+        (accumulators[k] as Accumulator).add({
+          inputs,
+          outcomes: outcomes.slice(p.from, p.to),
+          reference: matrix.reference,
+        });
+      });
+      matrix.candidates.forEach((row, k) => {
+        if (row.stats.budgetSpent) spent[all.indexOf(active[k] as Candidate)] = true;
+      });
+    }
   } catch (error) {
     if (signal?.aborted) throw error;
     const reason = `run failed: ${isCrosscheckError(error) ? error.message : String(error)}`;
     for (const p of pools) pairs.push(failed(p.model, task.taskId, reason, p.to - p.from, n));
-    return { pairs, calls: 0 };
+    return { pairs, calls };
   }
   const runMs = performance.now() - started;
-  const equality = options.equality ?? (prepared.language === 'python' ? 'python' : 'strict');
-  const rules = { compare: comparator(equality), compareErrorMessages: false };
   for (const p of pools) {
     const m = p.to - p.from;
     const t0 = performance.now();
-    const rows = slice(matrix, p.from, p.to);
-    const seed = subSeed(options.seed, p.model, task.taskId);
-    const analysis = new Accumulator(m, rules, options.estimator, seed);
-    analysis.add(rows);
+    const k = pools.indexOf(p);
+    const seed = seeds[k] as number;
+    const analysis = accumulators[k] as Accumulator;
     const inc = meanOf(analysis.disagreement);
     const err = meanOf(analysis.errorShare);
     if (inc.n === 0 || err.n === 0) {
@@ -140,10 +171,7 @@ export const evaluateTask = async (
     }
     const incoherence = hoeffdingInterval(inc.mean, inc.n, DELTA);
     const error = hoeffdingInterval(err.mean, err.n, DELTA);
-    const classes = equivalenceClasses(
-      analysis.groups,
-      rows.candidates.map((c) => c.label),
-    );
+    const classes = equivalenceClasses(analysis.groups, labels.slice(p.from, p.to));
     // A share of the run's wall time, by rows, plus this model's own analysis.
     const durationMs = (runMs * m) / all.length + (performance.now() - t0);
     const record: CrosscheckRecord = {
@@ -188,5 +216,5 @@ export const evaluateTask = async (
       record,
     });
   }
-  return { pairs, calls: (all.length + 1) * n };
+  return { pairs, calls };
 };

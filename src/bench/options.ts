@@ -36,6 +36,11 @@ export interface BenchOptions {
   readonly language?: BenchLanguage;
   /** Per-call limit in ms. @defaultValue 1000 */
   readonly timeoutMs?: number;
+  /**
+   * Time a candidate may lose to timeouts before its remaining calls are skipped (unknown), in ms.
+   * Hung candidates dominate a benchmark's wall time otherwise. @defaultValue 2000
+   */
+  readonly budgetMs?: number;
   /** Tasks measured at once (all models of a task run together). @defaultValue 2 */
   readonly jobs?: number;
   /** The report JSON; the checkpoint is `<out>.checkpoint`. @defaultValue 'crosscheck-bench.json' */
@@ -56,6 +61,7 @@ export interface ResolvedBenchOptions {
   readonly profile: BenchProfile;
   readonly language: BenchLanguage | null;
   readonly timeoutMs: number;
+  readonly budgetMs: number;
   readonly jobs: number;
   readonly out: string;
 }
@@ -143,6 +149,15 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
       'Pass e.g. --timeout-ms 1000.',
     );
   }
+  const budgetMs = options.budgetMs ?? 2000;
+  if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0) {
+    invalid(
+      'budget-ms',
+      'must be a positive number of milliseconds',
+      budgetMs,
+      'Pass e.g. --budget-ms 2000.',
+    );
+  }
   return {
     data,
     models: names('models', options.models),
@@ -156,6 +171,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
     profile: oneOf('profile', options.profile, PROFILES) ?? 'typed',
     language: oneOf('language', options.language, BENCH_LANGUAGES) ?? null,
     timeoutMs,
+    budgetMs,
     jobs: integer('jobs', options.jobs, 2, 1),
     out: resolve(options.out ?? DEFAULT_BENCH_OUT),
   };
@@ -176,4 +192,5 @@ export const fingerprintOf = (o: ResolvedBenchOptions): Record<string, string | 
   profile: o.profile,
   language: o.language,
   timeoutMs: o.timeoutMs,
+  budgetMs: o.budgetMs,
 });

@@ -77,7 +77,7 @@ export const taskInputs = async (
         language: language === 'python' ? 'python' : 'javascript',
         signature: options.profile === 'typed' ? usableSignature(task.signature) : undefined,
       })
-      .withReference(reference as Candidate, { timeoutMs: options.timeoutMs });
+      .withReference(reference as Candidate, { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs });
     const report = await source.generateWithReport(options.n, {
       seed: subSeed(options.seed, task.taskId),
       signal,

@@ -33,6 +33,8 @@ Options:
   --profile <p>         typed | difftrust input generation (default typed)
   --language <l>        python | javascript | typescript, overriding each task's language
   --timeout-ms <ms>     per-call limit (default 1000)
+  --budget-ms <ms>      time a candidate may lose to timeouts before the rest of its calls
+                        are skipped as unknown (default 2000)
   --jobs <k>            tasks measured at once (default 2)
   --out <file>          report JSON (default ${DEFAULT_BENCH_OUT}); render it with crosscheck report
   -h, --help            this help
@@ -76,6 +78,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
       profile: { type: 'string' },
       language: { type: 'string' },
       'timeout-ms': { type: 'string' },
+      'budget-ms': { type: 'string' },
       jobs: { type: 'string' },
       out: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h' },
@@ -102,6 +105,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
     profile: values.profile as BenchOptions['profile'],
     language: values.language as BenchOptions['language'],
     timeoutMs: number('timeout-ms', values['timeout-ms']),
+    budgetMs: number('budget-ms', values['budget-ms']),
     jobs: number('jobs', values.jobs),
     out: values.out,
   };

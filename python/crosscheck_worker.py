@@ -34,6 +34,12 @@ del _name
 
 PROTOCOL = 1
 MAX_SAFE = 2**53
+
+# Python 3.11 refuses to convert ints of more than 4,300 digits to or from text, which made a
+# big-int result crash the worker. Lift the limit: the size of a result is bounded by the output
+# limit instead (an int's digit count is checked before it is converted, see _value_wire).
+if hasattr(sys, "set_int_max_str_digits"):
+    sys.set_int_max_str_digits(0)
 FLUSH_SECONDS = 0.025
 MESSAGE_CHARS = 2000
 
@@ -316,6 +322,12 @@ def _value_wire(r, max_chars):
         return "[0,true]" if r else "[0,false]"
     if r is None:
         return "[0,null]"
+    if t is int and r.bit_length() * 0.30103 > max_chars:
+        # Converting a huge int to text takes time quadratic in its size: refuse it up front.
+        return _error_wire(
+            2, "OutputTooLarge",
+            "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
+        )
     limit = sys.getrecursionlimit()
     try:
         if limit > 2000:

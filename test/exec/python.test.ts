@@ -479,3 +479,39 @@ describe('python runner: pool', () => {
     }
   });
 });
+
+describe('python runner: big integers', () => {
+  it('should send ints past 4,300 digits both ways, and refuse one larger than the output limit', async () => {
+    // Arrange: Python 3.11 refuses such int/text conversions by default, which used to crash the worker.
+    const cs = python(['def f(n):\n    return n * 10 ** 5000\n']);
+    const big = 7n * 10n ** 4400n;
+    // Act
+    const m = await run(task, cs, [[1], [big]], { maxOutputBytes: 6000 });
+    // Assert
+    expect(m.outcomes[0]![0]).toMatchObject({ kind: 'value', tagged: { $int: `1${'0'.repeat(5000)}` } });
+    expect(m.outcomes[0]![1]).toEqual({
+      kind: 'error',
+      name: 'OutputTooLarge',
+      message: 'the value is larger than the 6000-byte output limit (raise maxOutputBytes to allow it)',
+    });
+    expect(m.candidates[0]!.stats.crashes).toBe(0);
+  });
+});
+
+describe('python runner: state of candidates', () => {
+  const STATEFUL = 'calls = 0\ndef f(x):\n    global calls\n    calls += 1\n    return calls\n';
+
+  it('should give identical samples separate state, and the same outcomes when a run is repeated', async () => {
+    // Arrange: the same stateful program twice, as two samples of one model often are.
+    const cs = python([STATEFUL, STATEFUL]);
+    // Act
+    const first = await run(task, cs, [[0], [1], [2]]);
+    const second = await run(task, cs, [[0], [1], [2]]);
+    // Assert
+    expect(first.outcomes.map(values)).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
+    expect(second.outcomes.map(values)).toEqual(first.outcomes.map(values));
+  });
+});

@@ -12,6 +12,12 @@ const INPUTS = 1000;
 const SEED = 2026;
 /** Per task, like the paper's 60 s stage limit: a task that exceeds it is left out of every metric. */
 const TASK_LIMIT_MS = 60_000;
+/**
+ * Call limits. A HumanEval call takes microseconds, so 250 ms only catches hangs; a candidate
+ * that hangs may lose 1.5 s in all. Unknown (timeout/crash) cells are excluded from every figure
+ * asserted here, so tighter limits change how long hangs cost, not what is measured.
+ */
+const LIMITS = { timeoutMs: 250, budgetMs: 1500 };
 
 describe.skipIf(!requireData())('incoherence on HumanEval (gpt_4o, m = 10, n = 1000)', () => {
   afterAll(() => closePythonWorkers());
@@ -38,7 +44,7 @@ describe.skipIf(!requireData())('incoherence on HumanEval (gpt_4o, m = 10, n = 1
       });
       const seeds = t.seedInputs.map((args) => decode(args as Tagged) as unknown[]);
       // Inputs the ground truth accepts, as in the paper (it keeps inputs where the reference does not raise).
-      const inputs = gen.fromSeeds(seeds, { language: 'python' }).withReference(reference!);
+      const inputs = gen.fromSeeds(seeds, { language: 'python' }).withReference(reference!, LIMITS);
       const task = defineTask({ name: t.taskId, entry: t.entryPoint, reference, inputs });
       let m: Awaited<ReturnType<typeof measure>>;
       try {
@@ -46,6 +52,7 @@ describe.skipIf(!requireData())('incoherence on HumanEval (gpt_4o, m = 10, n = 1
           n: INPUTS,
           seed: SEED,
           shrink: false,
+          run: LIMITS,
           signal: AbortSignal.timeout(TASK_LIMIT_MS),
         });
       } catch (error) {

@@ -65,6 +65,27 @@ export {
   type SizeOptions,
   shrinkWitness,
 } from './inputs/index.ts';
+export {
+  type CandidateError,
+  type CommonOptions,
+  certificateText,
+  DEFAULT_SEED,
+  type Detection,
+  type DetectionVerdict,
+  type DetectOptions,
+  detect,
+  type EquivalenceClass,
+  type Estimator,
+  type Measurement,
+  type MeasureOptions,
+  measure,
+  type UnknownCounts,
+  type Witness,
+  type WitnessOutput,
+  type WitnessReason,
+} from './measure/index.ts';
+export type { Interval } from './stats/index.ts';
+export * as stats from './stats/index.ts';
 export { defineTask, isTask, type Task, type TaskSpec } from './task/index.ts';
 export {
   type Comparator,

@@ -1,4 +1,33 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { defineConfig } from 'tsdown';
+
+const VITEST4 = 'interface Matchers<T = any> extends CrosscheckMatchers<void> {}';
+const VITEST5 =
+  'interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> extends CrosscheckMatchers<R> {}';
+
+/**
+ * Vitest 4 declares `Matchers<T>` and Vitest 5 `Matchers<R, T>`; interfaces merge only with
+ * identical type parameters, so each major gets its own declaration file. `crosscheck/vitest`
+ * carries Vitest 4's (what the source declares); `crosscheck/vitest/v5` is the same module with
+ * Vitest 5's declaration, written here from the built one.
+ */
+const writeVitest5Declarations = async (outDir: string): Promise<void> => {
+  for (const [from, to] of [
+    ['vitest.d.mts', 'vitest5.d.mts'],
+    ['vitest.d.cts', 'vitest5.d.cts'],
+  ] as const) {
+    // Each format's pass writes its own file.
+    const text = await readFile(join(outDir, from), 'utf8').catch(() => null);
+    if (text === null) continue;
+    if (!text.includes(VITEST4)) {
+      throw new Error(
+        `tsdown.config.ts: ${from} no longer declares \`${VITEST4}\`; update the Vitest 5 rewrite.`,
+      );
+    }
+    await writeFile(join(outDir, to), text.replace(VITEST4, VITEST5));
+  }
+};
 
 export default defineConfig({
   entry: {
@@ -14,4 +43,9 @@ export default defineConfig({
   target: 'node20',
   clean: true,
   sourcemap: false,
+  hooks: {
+    'build:done': async (ctx) => {
+      await writeVitest5Declarations(ctx.options.outDir);
+    },
+  },
 });

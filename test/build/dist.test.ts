@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -78,3 +79,83 @@ describe('the built package', () => {
     expect(JSON.parse(out)).toEqual(EXPECTED);
   });
 });
+
+/**
+ * What a user's compiler sees: a project with `skipLibCheck: false` that uses every matcher
+ * through the built declarations, against Vitest 4 (installed here) and Vitest 5 (in the temp
+ * prefix the matcher type tests install it into, when present).
+ */
+describe('the built matcher declarations', () => {
+  const consumer = (entry: string) => `import ${JSON.stringify(join(OUT, entry))};
+import { expect } from 'vitest';
+import { candidates, defineTask } from ${JSON.stringify(join(OUT, 'index.mjs'))};
+
+const task = defineTask({ name: 'f' });
+const pool = candidates.fromFunctions([(x: number) => x]);
+export const checks = async (): Promise<void> => {
+  await expect(task).toBeCoherentAcross(pool, { epsilon: 0.1 });
+  await expect(task).toHaveIncoherenceBelow(0.2, pool);
+  await expect(pool[0]).toAgreeWithReference(task);
+  expect([1, 2, 3]).toRankLike([1, 2, 4], { minSpearman: 0.5 });
+  // @ts-expect-error the candidates must be candidates
+  await expect(task).toBeCoherentAcross('not candidates');
+};
+`;
+
+  const typecheck = (name: string, entry: string, vitestTypes: string | null): string => {
+    const dir = join(OUT, `consumer-${name}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'use.ts'), consumer(entry));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: [],
+          ...(vitestTypes ? { paths: { vitest: [vitestTypes] } } : {}),
+        },
+        files: ['use.ts'],
+      }),
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8' });
+    return `${result.stdout}${result.stderr}`;
+  };
+
+  it('should type every matcher on Vitest 4 through crosscheck/vitest', () => {
+    expect(typecheck('vitest4', 'vitest.mjs', null)).toBe('');
+  });
+
+  it('should type every matcher on Vitest 5 through crosscheck/vitest/v5', async (ctx) => {
+    const v5 = await vitest5Types();
+    if (v5 === null) {
+      if (process.env.CI)
+        throw new Error('Could not install vitest@5 into a temporary prefix for the type test.');
+      ctx.skip();
+      return;
+    }
+    expect(typecheck('vitest5', 'vitest5.mjs', v5)).toBe('');
+  }, 240_000);
+});
+
+/** Vitest 5's types (it needs Node 22 to run, not to type-check), installed once into a temp prefix, never into the repository. */
+const vitest5Types = async (): Promise<string | null> => {
+  const prefix = process.env.CROSSCHECK_VITEST5_PREFIX ?? join(tmpdir(), 'crosscheck-vitest5');
+  const types = join(prefix, 'node_modules', 'vitest', 'dist', 'index.d.ts');
+  if (existsSync(types)) return types;
+  mkdirSync(prefix, { recursive: true });
+  const install = spawnSync(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, 'vitest@5'],
+    {
+      encoding: 'utf8',
+      timeout: 180_000,
+    },
+  );
+  return install.status === 0 && existsSync(types) ? types : null;
+};

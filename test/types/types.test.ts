@@ -34,23 +34,6 @@ const typecheck = async (name: string, file: string, compilerOptions: Record<str
   return { exitCode: result.exitCode, output: result.all ?? '' };
 };
 
-/** Vitest 5's types, installed once into a temporary prefix (never into the repository). */
-const vitest5 = async (): Promise<string | null> => {
-  const prefix = process.env.CROSSCHECK_VITEST5_PREFIX ?? join(tmpdir(), 'crosscheck-vitest5');
-  const types = join(prefix, 'node_modules', 'vitest', 'dist', 'index.d.ts');
-  if (existsSync(types)) return types;
-  mkdirSync(prefix, { recursive: true });
-  const install = await execa(
-    'npm',
-    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, 'vitest@5'],
-    {
-      reject: false,
-      timeout: 180_000,
-    },
-  );
-  return install.exitCode === 0 && existsSync(types) ? types : null;
-};
-
 describe('matcher types', () => {
   it('should type-check every matcher against Vitest 4 and reject misuse', async () => {
     const { exitCode, output } = await typecheck('vitest4', 'vitest-usage.ts', {});
@@ -58,20 +41,8 @@ describe('matcher types', () => {
     expect(exitCode).toBe(0);
   });
 
-  it('should type-check every matcher against Vitest 5 and reject misuse', async (ctx) => {
-    const types = await vitest5();
-    if (!types) {
-      if (process.env.CI)
-        throw new Error('Could not install vitest@5 into a temporary prefix for the type test.');
-      ctx.skip();
-      return;
-    }
-    const { exitCode, output } = await typecheck('vitest5', 'vitest-usage.ts', {
-      paths: { vitest: [types] },
-    });
-    expect(output).toBe('');
-    expect(exitCode).toBe(0);
-  }, 240_000);
+  // Vitest 5 declares Matchers<R, T>, Vitest 4 Matchers<T>: its declarations exist only as the
+  // built crosscheck/vitest/v5, so test/build/dist.test.ts type-checks them against Vitest 5.
 
   it('should type-check every matcher against Jest 30 through @jest/globals and reject misuse', async () => {
     const { exitCode, output } = await typecheck('jest-globals', 'jest-globals-usage.ts', {});

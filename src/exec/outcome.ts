@@ -55,14 +55,48 @@ export interface CrashOutcome {
   readonly reason: string;
 }
 
-class LazyValueOutcome implements ValueOutcome {
-  readonly kind = 'value' as const;
-  readonly tagged: Tagged;
+/**
+ * The outcome of a call that returned, decoded on first read. Workers send results as JSON text,
+ * and retaining 100,000 parsed trees costs the host more than running the calls costs the
+ * workers (mostly garbage collection); a string each is cheap to keep, so the text is parsed
+ * only when a field is read.
+ *
+ * Because even `kind` is read through the parse, text that is not JSON (only a candidate that
+ * forges lines on a worker's reply pipe can produce it) reads as an `error` outcome named
+ * `ProtocolError`, never as a value and never as a throw.
+ */
+class LazyOutcome {
+  #text: string | null;
+  #tagged: Tagged;
+  #broken: string | null = null;
   #decoded = false;
   #value: unknown;
-  constructor(tagged: Tagged) {
-    this.tagged = tagged;
+
+  constructor(text: string | null, tagged: Tagged) {
+    this.#text = text;
+    this.#tagged = tagged;
   }
+
+  #parse(): void {
+    if (this.#text === null) return;
+    try {
+      this.#tagged = JSON.parse(this.#text) as Tagged;
+    } catch {
+      this.#broken = `the worker sent a result that is not JSON (${this.#text.slice(0, 80)}); something wrote to its reply pipe`;
+    }
+    this.#text = null;
+  }
+
+  get kind(): 'value' | 'error' {
+    this.#parse();
+    return this.#broken === null ? 'value' : 'error';
+  }
+
+  get tagged(): Tagged {
+    this.#parse();
+    return this.#tagged;
+  }
+
   get value(): unknown {
     if (!this.#decoded) {
       this.#value = decode(this.tagged);
@@ -70,13 +104,31 @@ class LazyValueOutcome implements ValueOutcome {
     }
     return this.#value;
   }
+
+  get name(): string | undefined {
+    this.#parse();
+    return this.#broken === null ? undefined : 'ProtocolError';
+  }
+
+  get message(): string | undefined {
+    this.#parse();
+    return this.#broken ?? undefined;
+  }
+
   toJSON(): unknown {
-    return { kind: 'value', tagged: this.tagged };
+    return this.kind === 'value'
+      ? { kind: 'value', tagged: this.tagged }
+      : { kind: 'error', name: this.name, message: this.message };
   }
 }
 
 /** Builds a value outcome from the wire form. @public */
-export const valueOutcome = (tagged: Tagged): ValueOutcome => new LazyValueOutcome(tagged);
+export const valueOutcome = (tagged: Tagged): ValueOutcome =>
+  new LazyOutcome(null, tagged) as unknown as ValueOutcome;
+
+/** A value outcome from the JSON text a worker sent, parsed on first read (see {@link LazyOutcome}). @internal */
+export const textOutcome = (text: string): Outcome =>
+  new LazyOutcome(text, null) as unknown as ValueOutcome | ErrorOutcome;
 
 /**
  * Compact wire form of an outcome, used by every worker and subprocess protocol

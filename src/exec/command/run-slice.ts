@@ -1,8 +1,7 @@
 import type { CandidateRunStats, RunContext } from '../backend.ts';
-import { fromWireOutcome, type Outcome, type WireOutcome } from '../outcome.ts';
+import { fromWireOutcome, type Outcome, textOutcome, type WireOutcome } from '../outcome.ts';
 import type { WorkerPool } from './pool.ts';
 import { encodeHostMessage, isWireOutcome } from './protocol.ts';
-import { textOutcome } from './text-outcome.ts';
 import type { ExchangeEnd, WorkerProcess } from './worker-process.ts';
 
 /** A candidate ready for a worker: what to load and how to call it. @internal */

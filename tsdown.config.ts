@@ -36,6 +36,8 @@ export default defineConfig({
     'fast-check': 'src/fast-check/index.ts',
     vitest: 'matchers/vitest.ts',
     jest: 'matchers/jest.ts',
+    'vitest-reporter': 'reporter/vitest.ts',
+    'jest-reporter': 'reporter/jest.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,33 +1,46 @@
 #!/usr/bin/env node
 /** The `crosscheck` command. */
 import { isCrosscheckError } from '../errors/index.ts';
+import { BENCH_USAGE, runBenchCommand } from './bench.ts';
 import { REPORT_USAGE, reportCommand } from './report.ts';
 
 const USAGE = `Usage: crosscheck <command>
 
 Commands:
   report   render saved reports, or merge shard reports (crosscheck report --help)
+  bench    measure models on a dataset directory without oracles (crosscheck bench --help)
 `;
 
-const main = (argv: readonly string[]): number => {
+const main = (argv: readonly string[]): number | Promise<number> => {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h') {
     process.stdout.write(USAGE);
     return 0;
   }
   if (command === 'report') return reportCommand(rest);
+  if (command === 'bench') return runBenchCommand(rest);
   process.stderr.write(
     `crosscheck: unknown command ${JSON.stringify(command)}; run \`crosscheck --help\`.\n`,
   );
   return 2;
 };
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
+const fail = (error: unknown, usage: string): void => {
   // Misuse (bad file, unknown format, unknown option) is a message, not a stack trace.
   const known = isCrosscheckError(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   if (!known) throw error;
-  process.stderr.write(`${(error as Error).message}\n${isCrosscheckError(error) ? '' : `\n${REPORT_USAGE}`}`);
+  process.stderr.write(`${(error as Error).message}\n${isCrosscheckError(error) ? '' : `\n${usage}`}`);
   process.exitCode = 2;
+};
+
+const usage = process.argv[2] === 'bench' ? BENCH_USAGE : REPORT_USAGE;
+try {
+  Promise.resolve(main(process.argv.slice(2))).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => fail(error, usage),
+  );
+} catch (error) {
+  fail(error, usage);
 }

@@ -14,14 +14,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const OS = ['android', 'darwin', 'freebsd', 'linux', 'openharmony', 'win32', 'sunos', 'netbsd', 'openbsd', 'aix'];
+const OS = [
+  'android',
+  'darwin',
+  'freebsd',
+  'linux',
+  'openharmony',
+  'win32',
+  'sunos',
+  'netbsd',
+  'openbsd',
+  'aix',
+];
 const CPU = ['arm64', 'x64', 'arm', 'ia32', 'loong64', 'ppc64', 'riscv64', 's390x', 'wasm32'];
 
 const missing = () => {
   const dir = mkdtempSync(join(tmpdir(), 'lockcheck-'));
   for (const f of ['package.json', 'package-lock.json']) cpSync(join(root, f), join(dir, f));
   try {
-    execFileSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'pipe' });
+    execFileSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      stdio: 'pipe',
+    });
     return [];
   } catch (error) {
     const text = `${error.stdout}${error.stderr}`;

@@ -32,7 +32,9 @@ export interface ExecLimits {
 /** What a backend gets to run a share of the candidates. @internal */
 export interface RunContext {
   readonly task: Task;
-  /** Every input as an encoded argument list (a tagged JSON array). */
+  /** How many inputs there are. */
+  readonly inputCount: number;
+  /** Every input as an encoded argument list (a tagged JSON array); built on first read. */
   readonly inputs: readonly Tagged[];
   /** `JSON.stringify(inputs)`, computed once and shared by every worker. */
   readonly inputsWire: string;
@@ -42,6 +44,8 @@ export interface RunContext {
   /** Error class names that make an outcome `invalid`, per language of the candidate. */
   invalidNames(candidate: Candidate): readonly string[];
   readonly signal: AbortSignal | undefined;
+  /** Builds the outcome of a call that returned `tagged`, sharing objects for equal primitives. */
+  valueOutcome(tagged: Tagged): Outcome;
   /** Stores one outcome; backends may call it in any order. */
   record(row: number, input: number, outcome: Outcome): void;
   stats(row: number): CandidateRunStats;

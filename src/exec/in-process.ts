@@ -2,7 +2,7 @@ import type { FunctionCandidate } from '../candidates/types.ts';
 import { toErrorInfo } from '../errors/index.ts';
 import { createCodec, type Tagged } from '../values/codec-core.ts';
 import type { Backend, RowJob, RunContext } from './backend.ts';
-import { type Outcome, valueOutcome } from './outcome.ts';
+import type { Outcome } from './outcome.ts';
 
 const codec = createCodec();
 
@@ -69,7 +69,7 @@ export const inProcessBackend: Backend = {
             if (!settled.ok) throw settled.thrown;
             result = settled.value;
           }
-          outcome = valueOutcome(codec.encode(result, { maxBytes: maxOutputBytes }));
+          outcome = ctx.valueOutcome(codec.encode(result, { maxBytes: maxOutputBytes }));
         } catch (thrown) {
           outcome =
             thrown instanceof codec.EncodeFailure

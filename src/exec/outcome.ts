@@ -122,6 +122,52 @@ class LazyOutcome {
   }
 }
 
+/**
+ * A value outcome whose wire form is a primitive (a finite number, a string, a boolean or null),
+ * which is also its value. One run shares one of these per distinct primitive (see
+ * {@link valueOutcomes}): candidates mostly agree, so a matrix of 100,000 cells holds a few
+ * thousand objects, and the host's garbage collector, not the sandbox, stops being the bottleneck.
+ */
+class PrimitiveOutcome {
+  readonly tagged: null | boolean | number | string;
+  constructor(tagged: null | boolean | number | string) {
+    this.tagged = tagged;
+  }
+  get kind(): 'value' {
+    return 'value';
+  }
+  get value(): unknown {
+    return this.tagged;
+  }
+  toJSON(): unknown {
+    return { kind: 'value', tagged: this.tagged };
+  }
+}
+
+/** Strings longer than this are not shared: equal long outputs are rare, and they would pin memory. */
+const SHARED_STRING_MAX = 256;
+
+/**
+ * A factory of value outcomes for one run, sharing one outcome object per distinct primitive.
+ * Outcomes are immutable, so sharing is invisible except to `===`.
+ * @internal
+ */
+export const valueOutcomes = (): ((tagged: Tagged) => ValueOutcome) => {
+  const shared = new Map<unknown, ValueOutcome>();
+  return (tagged) => {
+    if (tagged !== null && typeof tagged === 'object') return valueOutcome(tagged);
+    if (typeof tagged === 'string' && tagged.length > SHARED_STRING_MAX) {
+      return new PrimitiveOutcome(tagged) as unknown as ValueOutcome;
+    }
+    let o = shared.get(tagged);
+    if (o === undefined) {
+      o = new PrimitiveOutcome(tagged as null | boolean | number | string) as unknown as ValueOutcome;
+      shared.set(tagged, o);
+    }
+    return o;
+  };
+};
+
 /** Builds a value outcome from the wire form. @public */
 export const valueOutcome = (tagged: Tagged): ValueOutcome =>
   new LazyOutcome(null, tagged) as unknown as ValueOutcome;

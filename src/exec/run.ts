@@ -5,7 +5,7 @@ import type { Args } from '../inputs/gen-contract.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { encode, type Tagged } from '../values/codec.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
-import type { Outcome } from './outcome.ts';
+import { type Outcome, valueOutcomes } from './outcome.ts';
 import { backendFor } from './select-backend.ts';
 
 /** Options of {@link run}. All optional. @public */
@@ -67,6 +67,29 @@ export const resolveLimits = (task: Task, options: RunOptions): ExecLimits => ({
   memoryMb: positive('memoryMb', options.memoryMb, DEFAULTS.memoryMb),
 });
 
+/**
+ * True when a value is plain JSON data whose tagged form is itself: arrays (not tuples) of
+ * finite numbers other than -0, strings, booleans, null and such arrays. Objects take the
+ * codec's path (their keys may need escaping); so does anything nested deeper than the codec
+ * would check for cycles.
+ */
+const isPlainData = (x: unknown, depth: number): boolean => {
+  switch (typeof x) {
+    case 'number':
+      return Number.isFinite(x) && (x !== 0 || 1 / x > 0);
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'object':
+      if (x === null) return true;
+      if (!Array.isArray(x) || Object.getPrototypeOf(x) !== Array.prototype || depth > 32) return false;
+      for (let i = 0; i < x.length; i++) if (!isPlainData(x[i], depth + 1)) return false;
+      return true;
+    default:
+      return false;
+  }
+};
+
 const languageOf = (c: Candidate): string => (c.kind === 'function' ? 'javascript' : c.language);
 
 const DEFAULT_INVALID: Record<string, readonly string[]> = {
@@ -111,18 +134,30 @@ export const run = async (
     );
   }
   const limits = resolveLimits(task, options);
-  const encodedInputs = inputs.map((args, i) => {
-    try {
-      return encode(args);
-    } catch (error) {
-      throw new CrosscheckError(
-        'INVALID_INPUT',
-        `run: input ${i} cannot be sent to a candidate: ${(error as Error).message}`,
-        { where, cause: error },
-      );
-    }
-  });
-  const inputsWire = JSON.stringify(encodedInputs);
+  // Inputs of plain JSON data (the common case) are their own wire form: one native stringify
+  // replaces encoding every value, and the tagged copy is parsed back only if someone reads it.
+  let encoded: Tagged[] | null = null;
+  let inputsWire: string;
+  if (inputs.every((args) => isPlainData(args, 0))) {
+    inputsWire = JSON.stringify(inputs);
+  } else {
+    encoded = inputs.map((args, i) => {
+      try {
+        return encode(args);
+      } catch (error) {
+        throw new CrosscheckError(
+          'INVALID_INPUT',
+          `run: input ${i} cannot be sent to a candidate: ${(error as Error).message}`,
+          { where, cause: error },
+        );
+      }
+    });
+    inputsWire = JSON.stringify(encoded);
+  }
+  const encodedInputs = (): Tagged[] => {
+    encoded ??= JSON.parse(inputsWire) as Tagged[];
+    return encoded;
+  };
   const rows: Candidate[] = task.reference ? [...candidates, task.reference] : [...candidates];
   const outcomes: Outcome[][] = rows.map(() => new Array<Outcome>(inputs.length));
   const stats: CandidateRunStats[] = rows.map(() => ({
@@ -136,12 +171,16 @@ export const run = async (
   let done = 0;
   const ctx: RunContext = {
     task,
-    inputs: encodedInputs,
+    inputCount: inputs.length,
+    get inputs() {
+      return encodedInputs();
+    },
     inputsWire,
     inputsKey: createHash('sha256').update(inputsWire).digest('hex').slice(0, 16),
     limits,
     invalidNames: (c) => task.invalidInput ?? DEFAULT_INVALID[languageOf(c)] ?? [],
     signal: options.signal,
+    valueOutcome: valueOutcomes(),
     record(row, input, outcome) {
       const cells = outcomes[row] as Outcome[];
       if (cells[input] === undefined) done++;
@@ -166,7 +205,9 @@ export const run = async (
     return Object.freeze({
       task,
       inputs,
-      encodedInputs,
+      get encodedInputs() {
+        return encodedInputs();
+      },
       candidates: matrixRows.slice(0, candidates.length),
       outcomes: outcomes.slice(0, candidates.length),
       reference: task.reference

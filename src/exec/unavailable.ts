@@ -4,7 +4,7 @@ import type { Backend } from './backend.ts';
 export const unavailableBackend = (what: string): Backend => ({
   async run(rows, ctx) {
     for (const { row } of rows) {
-      for (let i = 0; i < ctx.inputs.length; i++) {
+      for (let i = 0; i < ctx.inputCount; i++) {
         ctx.record(row, i, {
           kind: 'error',
           name: 'RunnerUnavailable',

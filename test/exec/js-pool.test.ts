@@ -90,6 +90,71 @@ describe('run with sandboxed JavaScript', () => {
     expect(inputs).toEqual([[[1, 2]]]);
   });
 
+  it('should give a fresh copy to each call even when inputs share arrays', async () => {
+    // Arrange: one array object behind many inputs; the candidate mutates what it gets.
+    const shared = [1, 2];
+    const inputs = Array.from({ length: 300 }, () => [shared]);
+    const cs = js(['function f(xs) { xs.push(0); return xs.length }']);
+    // Act
+    const m = await run(defineTask({ name: 'f' }), cs, inputs);
+    // Assert
+    expect(new Set(kinds(m.outcomes[0]!))).toEqual(new Set([3]));
+    expect(shared).toEqual([1, 2]);
+  });
+
+  it('should carry a mix of plain and tagged inputs, and report them in their tagged form', async () => {
+    // Arrange: runs of plain arrays broken by values that need tags (-0, NaN, a tuple, a big int).
+    const { tuple, encode } = await import('../../src/index.ts');
+    const special = [-0, Number.NaN, tuple<unknown>(1, 2), 2n ** 70n, { a: [1] }];
+    const inputs = Array.from({ length: 400 }, (_, i) =>
+      i % 37 === 5 ? [special[i % special.length]] : [[i, `s${i}`, i % 2 === 0, null]],
+    );
+    const cs = js([
+      'function f(x) { return typeof x === "bigint" ? String(x) : Object.is(x, -0) ? "-0" : x }',
+    ]);
+    // Act
+    const m = await run(defineTask({ name: 'f' }), cs, inputs);
+    // Assert: every value made the trip, and the matrix holds each input's tagged form.
+    const expected = inputs.map(([x]) => (typeof x === 'bigint' ? String(x) : Object.is(x, -0) ? '-0' : x));
+    const got = m.outcomes[0]!.map((o) => (o.kind === 'value' ? o.value : o.kind));
+    expect(got).toEqual(expected);
+    expect(m.encodedInputs).toEqual(inputs.map((args) => encode(args)));
+  });
+
+  it('should keep every job queued behind a hanging one exact', async () => {
+    // Arrange: more candidates than workers, so jobs wait in each worker's queue when one hangs.
+    const task = defineTask({ name: 'f', timeoutMs: 300 });
+    const sources = Array.from({ length: 9 }, (_, k) =>
+      k === 4
+        ? 'function f(x) { if (x === 1500) for (;;) {} return x * 4 }'
+        : `function f(x) { return x * ${k} }`,
+    );
+    // Act
+    const m = await run(task, js(sources), range(3000));
+    // Assert
+    m.outcomes.forEach((row, k) => {
+      const want = range(3000).map(([x]) => (k === 4 && x === 1500 ? 'timeout' : (x as number) * k));
+      expect(kinds(row)).toEqual(want);
+    });
+  });
+
+  it('should keep results exact while workers are retired and replaced between runs', async () => {
+    // Arrange: enough runs that every worker is retired at least once (after 64 jobs).
+    const STATE = 'let n = 0;\nfunction f(x) { n += 1; return x * 1000 + n }';
+    const task = defineTask({ name: 'f' });
+    for (let r = 0; r < 4; r++) {
+      // Act
+      const m = await run(
+        task,
+        js(Array.from({ length: 40 }, (_, k) => `${STATE}\n// ${r}.${k}`)),
+        range(50),
+      );
+      // Assert: fresh state in every row of every run.
+      for (const row of m.outcomes)
+        expect(kinds(row)).toEqual(range(50).map(([x], i) => (x as number) * 1000 + i + 1));
+    }
+  });
+
   it('should carry Python-typed values in and out unchanged', async () => {
     const cs = js(['function f(x) { return x }']);
     const { tuple, PyFloat, PyDict } = await import('../../src/index.ts');

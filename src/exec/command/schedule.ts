@@ -22,7 +22,7 @@ const MIN_SLICE = 256;
  * @internal
  */
 export const runPrepared = async (prepared: readonly PreparedRow[], ctx: RunContext): Promise<void> => {
-  const n = ctx.inputs.length;
+  const n = ctx.inputCount;
   const slices: Array<{ pool: WorkerPool; slice: Slice }> = [];
   const runnable = prepared.filter((p) => 'pool' in p);
   for (const p of prepared) {

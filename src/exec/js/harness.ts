@@ -17,9 +17,12 @@
 
 import type { CodecCore } from '../../values/codec-core.ts';
 
-/** Slots of the shared progress array. `stop` holds the id of a job the host wants ended at the next chunk. */
-export const SLOT = { seq: 0, index: 1, phase: 2, from: 3, to: 4, stop: 5 } as const;
-export const SLOT_COUNT = 6;
+/**
+ * Slots of the shared progress array. `stop` holds the id of a run the host wants ended at the
+ * next chunk; `job` the id of the job the worker is on (the host may have sent it more than one).
+ */
+export const SLOT = { seq: 0, index: 1, phase: 2, from: 3, to: 4, stop: 5, job: 6 } as const;
+export const SLOT_COUNT = 7;
 /** Phases written to `SLOT.phase`. */
 export const PHASE = { idle: 0, calling: 1, draining: 2, loading: 3 } as const;
 
@@ -30,6 +33,12 @@ export interface HarnessApi {
    * code. `json[i]` is the JSON text of input i when it holds no tags (plain JSON data), else null.
    */
   setInputs(inputs: unknown[], json: (string | null)[]): void;
+  /**
+   * The JSON array text of the plain inputs `from`, `from + 1`, … of the next chunk, parsed once
+   * for the whole chunk (one parse is much cheaper than one per call); '' when the chunk holds
+   * tagged inputs.
+   */
+  setBatch(from: number, text: string): void;
   setWrapper(wrapper: unknown): void;
   /** JSON of the settled async result of the last chunk, or '' when it never settled. */
   pending(): string;
@@ -71,7 +80,12 @@ export function installHarness(
    * A fresh copy of input i in this realm. Plain JSON goes through the native parser, which
    * needs no warm-up in a new context; tagged values go through the codec.
    */
+  let batchFrom = 0;
+  let batchText = '';
+  let batch: unknown[] | null = null;
   const argsOf = (i: number): unknown[] => {
+    // Each batch element is handed out once, so every call still gets its own copy.
+    if (batch !== null) return batch[i - batchFrom] as unknown[];
     const text = inputJson[i];
     return (
       text === null || text === undefined ? codec.decode(inputs[i] as never) : nativeParse(text)
@@ -181,10 +195,14 @@ export function installHarness(
       others[e++] = [k, w[0], w[1], w[2]];
       values[k++] = null;
     };
+    // One shared-memory write per call: the host's watchdog sees progress in the sequence number
+    // (once per chunk) or in the index of the call under way.
+    progress[0] = ((progress[0] as number) + 1) | 0;
+    progress[2] = 1;
+    batch = batchText === '' || batchFrom !== from ? null : (nativeParse(batchText) as unknown[]);
+    batchText = '';
     for (let i = from; i < to; i++) {
       progress[1] = i;
-      progress[0] = ((progress[0] as number) + 1) | 0;
-      progress[2] = 1;
       if (problem !== null) {
         other(problem);
         continue;
@@ -231,6 +249,11 @@ export function installHarness(
     setInputs(all: unknown[], json: (string | null)[]): void {
       inputs = all;
       inputJson = json;
+      batch = null;
+    },
+    setBatch(from: number, text: string): void {
+      batchFrom = from;
+      batchText = text;
     },
     setWrapper(w: unknown): void {
       wrapper = w as typeof wrapper;

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { SourceCandidate } from '../../candidates/types.ts';
 import type { Tagged } from '../../values/codec-core.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
-import { fromWireOutcome, type Outcome, valueOutcome, type WireOutcome } from '../outcome.ts';
+import { fromWireOutcome, type Outcome, type WireOutcome } from '../outcome.ts';
 import { PHASE, SLOT, SLOT_COUNT } from './harness.ts';
 import type { CandidatePayload, ChunkMessage, HostMessage, WorkerMessage } from './protocol.ts';
 import { workerSource } from './worker-source.ts';
@@ -45,14 +45,31 @@ interface Slot {
   readonly sab: SharedArrayBuffer;
   ready: boolean;
   inputsKeys: Set<string>;
-  job: Job | null;
+  /**
+   * Jobs sent to the worker, in the order it runs them. The head is running (or its last chunks
+   * are on their way); the rest wait in the worker's queue, so it never sits idle while the host
+   * takes in a finished job's results.
+   */
+  jobs: Job[];
+  /** Progress last seen: the sequence number and the call index the worker wrote. */
   lastSeq: number;
+  lastIndex: number;
   lastChange: number;
   lastError: string | null;
+  /** Jobs the current worker has started: about one sandbox (a `vm` context) each. */
+  jobsRun: number;
 }
 
 let nextJobId = 1;
 let nextRunId = 1;
+/** Jobs sent to one worker at a time: one running, one queued behind it. */
+const JOBS_PER_WORKER = 2;
+/**
+ * Jobs after which an idle worker is replaced by a fresh one. V8 frees a dropped `vm` context
+ * only in a full collection, which a worker's heuristics put off until hundreds of dead
+ * contexts fill its heap and every collection is slow; a new worker starts clean.
+ */
+const RETIRE_AFTER_JOBS = 64;
 
 /** What the harness reports for a chunk (see `runChunk` in harness.ts). */
 interface ChunkReport {
@@ -102,10 +119,12 @@ export class JsSandboxPool {
         sab,
         ready: false,
         inputsKeys: new Set<string>(),
-        job: null,
+        jobs: [],
         lastSeq: 0,
+        lastIndex: -1,
         lastChange: 0,
         lastError: null,
+        jobsRun: 0,
       };
     });
   }
@@ -126,7 +145,7 @@ export class JsSandboxPool {
           resolve();
         },
       };
-      const n = ctx.inputs.length;
+      const n = ctx.inputCount;
       // Split each candidate's inputs so that even a single candidate keeps every worker busy.
       const parts = Math.max(1, Math.ceil((this.size * 2) / Math.max(1, rows.length)));
       const partSize = Math.max(64, Math.ceil(n / parts));
@@ -150,6 +169,7 @@ export class JsSandboxPool {
             maxOutputBytes: ctx.limits.maxOutputBytes,
           },
         };
+        keys.push(rs.payload.key);
         if (candidate.problem !== null || candidate.prepared === null) {
           const problem: Outcome = {
             kind: 'error',
@@ -209,13 +229,16 @@ export class JsSandboxPool {
   }
 
   #pump(): void {
-    for (const slot of this.#slots) {
-      if (slot.job !== null) continue;
-      const job = this.#takeJob();
-      if (job === undefined) break;
-      this.#start(slot, job);
+    // Every idle worker gets a job before any busy one gets a second.
+    fill: for (let depth = 1; depth <= JOBS_PER_WORKER; depth++) {
+      for (const slot of this.#slots) {
+        if (slot.jobs.length >= depth) continue;
+        const job = this.#takeJob();
+        if (job === undefined) break fill;
+        this.#start(slot, job);
+      }
     }
-    const busy = this.#slots.some((s) => s.job !== null);
+    const busy = this.#slots.some((s) => s.jobs.length > 0);
     if (busy) this.#startWatchdog();
     else this.#stopWatchdog();
   }
@@ -264,12 +287,13 @@ export class JsSandboxPool {
     slot.ready = false;
     slot.inputsKeys = new Set();
     slot.lastError = null;
+    slot.jobsRun = 0;
     worker.on('message', (m: WorkerMessage) => {
       if (slot.worker !== worker) return;
       if (m.type === 'ready') {
         slot.ready = true;
         slot.lastChange = performance.now();
-        slot.lastSeq = Atomics.load(slot.progress, SLOT.seq);
+        this.#moved(slot);
       } else if (m.type === 'chunk') this.#onChunk(slot, m);
       else if (m.type === 'done') this.#onDone(slot, m.jobId);
     });
@@ -295,13 +319,13 @@ export class JsSandboxPool {
       worker.postMessage({ type: 'inputs', key: ctx.inputsKey, wire: ctx.inputsWire } satisfies HostMessage);
       slot.inputsKeys.add(ctx.inputsKey);
     }
-    slot.job = job;
-    job.startedAt = performance.now();
-    slot.lastChange = performance.now();
-    slot.lastSeq = Atomics.load(slot.progress, SLOT.seq);
+    slot.jobs.push(job);
+    slot.jobsRun++;
+    if (slot.jobs.length === 1) this.#began(slot, job);
     worker.postMessage({
       type: 'run',
       jobId: job.id,
+      runId: job.rs.run.id,
       candidate: job.rs.payload,
       inputsKey: ctx.inputsKey,
       from: job.next,
@@ -310,9 +334,35 @@ export class JsSandboxPool {
     } satisfies HostMessage);
   }
 
+  /** Marks the job at the head of the slot as the one its worker is on. */
+  #began(slot: Slot, job: Job): void {
+    job.startedAt = performance.now();
+    slot.lastChange = job.startedAt;
+    this.#moved(slot);
+  }
+
+  /**
+   * Whether the worker has made progress since the last look. The sequence number moves once
+   * per chunk and job; within a chunk, each call writes its index, which only grows.
+   */
+  #moved(slot: Slot): boolean {
+    const seq = Atomics.load(slot.progress, SLOT.seq);
+    const index = Atomics.load(slot.progress, SLOT.index);
+    if (seq === slot.lastSeq && index === slot.lastIndex) return false;
+    slot.lastSeq = seq;
+    slot.lastIndex = index;
+    return true;
+  }
+
+  /** The job the slot's worker is on: the one it last announced, if the host still holds it. */
+  #current(slot: Slot): Job | undefined {
+    const id = Atomics.load(slot.progress, SLOT.job);
+    return slot.jobs.find((j) => j.id === id) ?? slot.jobs[0];
+  }
+
   #onChunk(slot: Slot, m: ChunkMessage): void {
-    const job = slot.job;
-    if (job === null || job.id !== m.jobId) return;
+    const job = slot.jobs[0];
+    if (job === undefined || job.id !== m.jobId) return;
     const { rs } = job;
     let parsed: ChunkReport;
     try {
@@ -333,7 +383,7 @@ export class JsSandboxPool {
         nextOther++;
         rs.ctx.record(rs.row, m.from + k, fromWireOutcome([o[1], o[2], o[3]] as WireOutcome));
       } else {
-        rs.ctx.record(rs.row, m.from + k, valueOutcome(v[k] as Tagged));
+        rs.ctx.record(rs.row, m.from + k, rs.ctx.valueOutcome(v[k] as Tagged));
       }
     }
     if (parsed.p === 1) {
@@ -347,24 +397,36 @@ export class JsSandboxPool {
   }
 
   #onDone(slot: Slot, jobId: number): void {
-    const job = slot.job;
-    if (job === null || job.id !== jobId) return;
-    slot.job = null;
-    slot.worker?.unref();
+    const job = slot.jobs[0];
+    if (job === undefined || job.id !== jobId) return;
+    slot.jobs.shift();
+    const next = slot.jobs[0];
+    if (next !== undefined) this.#began(slot, next);
+    else if (slot.jobsRun >= RETIRE_AFTER_JOBS) this.#retire(slot);
+    else slot.worker?.unref();
     this.#finishJob(job);
     this.#pump();
   }
 
   /** Replaces the slot's worker after a hang or a crash, records the lost call, requeues the rest. */
   #fail(slot: Slot, kind: 'timeout' | 'crash', reason: string): void {
-    const job = slot.job;
+    const job = this.#current(slot);
+    const others = slot.jobs.filter((j) => j !== job);
     const index = Atomics.load(slot.progress, SLOT.index);
     const phase = Atomics.load(slot.progress, SLOT.phase);
     const lostMs = performance.now() - slot.lastChange;
     const worker = slot.worker;
     this.#discard(slot);
     void worker?.terminate();
-    if (job === null) {
+    // The other jobs sent to this worker lose nothing but their place: what the host has not
+    // recorded of them runs again elsewhere (their unread chunks died with the worker).
+    for (const other of others.reverse()) {
+      this.#enqueue(other.rs, other.next, other.to, other.isolated, true);
+      other.next = other.to;
+      if (other.startedAt === 0) other.startedAt = performance.now();
+      this.#finishJob(other);
+    }
+    if (job === undefined) {
       this.#pump();
       return;
     }
@@ -405,10 +467,18 @@ export class JsSandboxPool {
     this.#pump();
   }
 
+  /** Replaces an idle worker with a fresh one, started now so that it is ready when needed. */
+  #retire(slot: Slot): void {
+    const old = slot.worker;
+    this.#discard(slot);
+    void old?.terminate();
+    this.#spawn(slot).unref();
+  }
+
   #discard(slot: Slot): void {
     slot.worker?.removeAllListeners('message');
     slot.worker = null;
-    slot.job = null;
+    slot.jobs = [];
     slot.ready = false;
     slot.inputsKeys = new Set();
     Atomics.store(slot.progress, SLOT.phase, PHASE.idle);
@@ -421,7 +491,7 @@ export class JsSandboxPool {
   #abort(run: RunState): void {
     run.aborted = true;
     for (const slot of this.#slots) {
-      if (slot.job?.rs.run === run) Atomics.store(slot.progress, SLOT.stop, slot.job.id);
+      if (slot.jobs.some((j) => j.rs.run === run)) Atomics.store(slot.progress, SLOT.stop, run.id);
     }
     this.#pump();
   }
@@ -441,11 +511,9 @@ export class JsSandboxPool {
   #check(): void {
     const now = performance.now();
     for (const slot of this.#slots) {
-      const job = slot.job;
-      if (job === null || !slot.ready) continue;
-      const seq = Atomics.load(slot.progress, SLOT.seq);
-      if (seq !== slot.lastSeq) {
-        slot.lastSeq = seq;
+      const job = this.#current(slot);
+      if (job === undefined || !slot.ready) continue;
+      if (this.#moved(slot)) {
         slot.lastChange = now;
       } else if (now - slot.lastChange > job.rs.ctx.limits.timeoutMs) {
         this.#fail(slot, 'timeout', 'timeout');

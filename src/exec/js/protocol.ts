@@ -24,6 +24,8 @@ export interface InputsMessage {
 export interface RunMessage {
   type: 'run';
   jobId: number;
+  /** The run the job belongs to; the host asks a run to stop by writing this id to shared memory. */
+  runId: number;
   candidate: CandidatePayload;
   inputsKey: string;
   from: number;

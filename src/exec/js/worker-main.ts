@@ -29,7 +29,17 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
   const loadScript = new vm.Script('__cc_load()', { filename: 'crosscheck-load.js' });
   // Parsed once per worker and shared by every context: only harness code reads these tagged
   // trees, and every call decodes a fresh copy in the candidate's own realm.
-  const inputSets = new Map<string, { tagged: unknown[]; json: (string | null)[] }>();
+  interface InputSet {
+    tagged: unknown[];
+    /** JSON text of each plain input (null for one with tags). */
+    json: (string | null)[];
+    /** `taggedBefore[i]`: how many of the inputs before i hold tags. */
+    taggedBefore: Int32Array;
+    /** The set's JSON array text, and where input i starts in it (`at[n]` is one past the last comma). */
+    wire: string;
+    at: Int32Array;
+  }
+  const inputSets = new Map<string, InputSet>();
   // True when a parsed tagged value is plain JSON data: no tag objects anywhere.
   const isPlainJson = (x: unknown): boolean => {
     if (x === null || typeof x !== 'object') return true;
@@ -50,6 +60,7 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
     ctx: import('node:vm').Context;
     api: HarnessApi;
     inputsKey: string;
+    inputs: InputSet | null;
     problem: unknown[] | null;
     chunk: number;
   }
@@ -78,7 +89,7 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
       c.entry,
       c.entryNotFound,
     ) as HarnessApi;
-    const box: Sandbox = { ctx, api, inputsKey: '', problem: null, chunk: 16 };
+    const box: Sandbox = { ctx, api, inputsKey: '', inputs: null, problem: null, chunk: 16 };
     let wrapper: unknown;
     try {
       wrapper = new vm.Script(c.wrapper, {
@@ -109,14 +120,16 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
       sandboxes.set(m.candidate.key, box);
     }
     if (box.inputsKey !== m.inputsKey && box.problem === null) {
-      const set = inputSets.get(m.inputsKey) as { tagged: unknown[]; json: (string | null)[] };
+      const set = inputSets.get(m.inputsKey) as InputSet;
       box.api.setInputs(set.tagged, set.json);
       box.inputsKey = m.inputsKey;
+      box.inputs = set;
     }
     return box;
   };
 
   const runJob = (m: RunMessage): void => {
+    progress[6] = m.jobId;
     const box = sandboxFor(m);
     // Setting up a context is progress too: the host's watchdog times calls, not set-up.
     progress[0] = ((progress[0] as number) + 1) | 0;
@@ -139,12 +152,17 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
     }
     let i = m.from;
     while (i < m.to) {
-      // The host asks a job to end early (its run was aborted) by writing the job's id here.
-      if (Atomics.load(progress, 5) === m.jobId) break;
+      // The host asks a run's jobs to end early (it was aborted) by writing the run's id here.
+      if (Atomics.load(progress, 5) === m.runId) break;
       const size = m.isolated ? 1 : box.chunk;
       const end = Math.min(m.to, i + size);
       progress[3] = i;
       progress[4] = end;
+      const set = box.inputs as InputSet;
+      if (end - i > 1 && set.taggedBefore[end] === set.taggedBefore[i]) {
+        // A run of plain inputs is a slice of the wire text: no copy until the parse.
+        box.api.setBatch(i, `[${set.wire.slice(set.at[i], (set.at[end] as number) - 1)}]`);
+      }
       const started = performance.now();
       const text = runScript.runInContext(box.ctx) as string;
       const elapsed = performance.now() - started;
@@ -163,11 +181,24 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
 
   port.on('message', (message: { type: string } & Record<string, unknown>) => {
     if (message.type === 'inputs') {
-      const tagged = JSON.parse(message.wire as string) as unknown[];
-      inputSets.set(message.key as string, {
-        tagged,
-        json: tagged.map((t) => (isPlainJson(t) ? JSON.stringify(t) : null)),
-      });
+      const wire = message.wire as string;
+      const tagged = JSON.parse(wire) as unknown[];
+      const n = tagged.length;
+      const json: (string | null)[] = new Array(n);
+      const taggedBefore = new Int32Array(n + 1);
+      const at = new Int32Array(n + 1);
+      at[0] = 1;
+      for (let i = 0; i < n; i++) {
+        const text = JSON.stringify(tagged[i]);
+        const plain = isPlainJson(tagged[i]);
+        json[i] = plain ? text : null;
+        taggedBefore[i + 1] = (taggedBefore[i] as number) + (plain ? 0 : 1);
+        at[i + 1] = (at[i] as number) + text.length + 1;
+      }
+      // The host's text is canonical JSON, so its items have exactly these lengths; if it ever
+      // were not, every input would take the per-call path instead.
+      if (at[n] !== wire.length && n > 0) for (let i = 0; i <= n; i++) taggedBefore[i] = i;
+      inputSets.set(message.key as string, { tagged, json, taggedBefore, wire, at });
       if (inputSets.size > 4) inputSets.delete(inputSets.keys().next().value as string);
     } else if (message.type === 'run') {
       runJob(message as unknown as RunMessage);

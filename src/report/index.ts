@@ -46,7 +46,7 @@ export {
 export { renderHtml } from './render-html.ts';
 export { REPORT_FILE, renderJson, writeReportJson } from './render-json.ts';
 export { renderMarkdown } from './render-markdown.ts';
-export { renderTerminal, type TerminalOptions } from './render-terminal.ts';
+export { renderTerminal, renderWritten, type TerminalOptions } from './render-terminal.ts';
 export {
   type CrosscheckReport,
   createReport,

@@ -3,7 +3,7 @@ import { CrosscheckError, describeValue } from '../errors/index.ts';
 import { renderHtml } from './render-html.ts';
 import { REPORT_FILE, renderJson } from './render-json.ts';
 import { renderMarkdown } from './render-markdown.ts';
-import { renderTerminal, type TerminalOptions } from './render-terminal.ts';
+import { renderTerminal, renderWritten, type TerminalOptions } from './render-terminal.ts';
 import type { CrosscheckReport, ShardInfo } from './report.ts';
 import { appendStepSummary, writeFileAtomic } from './write.ts';
 
@@ -150,8 +150,9 @@ export const defaultJsonPath = (shard: ShardInfo | null): string =>
     : `crosscheck-report.shard-${shard.indexes[0]}-of-${shard.count}.json`;
 
 /**
- * Writes every output the options ask for; `print` receives the terminal summary.
- * @returns the files written, for the reporter to mention.
+ * Writes every output the options ask for; `print` receives the terminal summary, followed by
+ * where the files went.
+ * @returns the files written.
  * @internal
  */
 export const writeOutputs = (
@@ -177,6 +178,9 @@ export const writeOutputs = (
     written.push(at(options.html));
   }
   if (options.githubSummary) appendStepSummary(markdown);
-  if (options.terminal) print(renderTerminal(report, options.terminalOptions));
+  if (options.terminal) {
+    const where = written.length ? `\n${renderWritten(written, options.terminalOptions)}` : '';
+    print(`${renderTerminal(report, options.terminalOptions)}${where}`);
+  }
   return written;
 };

@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from 'node:path';
 import pc from 'picocolors';
 import { GLYPHS } from './figures.ts';
 import {
@@ -192,4 +193,23 @@ export const renderTerminal = (report: CrosscheckReport, options: TerminalOption
   const models = modelLines(summary, width, c);
   if (models.length) lines.push('', ...models);
   return `\n${lines.join('\n')}\n`;
+};
+
+/**
+ * The line that says where the reports went, for the terminal after the summary: paths relative
+ * to `cwd` when they lie under it, absolute otherwise.
+ * @public
+ */
+export const renderWritten = (
+  files: readonly string[],
+  options: TerminalOptions = {},
+  cwd: string = process.cwd(),
+): string => {
+  const c = pc.createColors(options.color ?? pc.isColorSupported);
+  const width = Math.max(40, options.width ?? (process.stdout.columns || 100));
+  const shown = files.map((file) => {
+    const rel = relative(cwd, file);
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+  });
+  return `${flow('Reports', shown, width, c.bold).join('\n')}\n`;
 };

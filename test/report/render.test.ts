@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createReport, renderHtml, renderMarkdown, renderTerminal } from '../../src/report/index.ts';
+import {
+  createReport,
+  renderHtml,
+  renderMarkdown,
+  renderTerminal,
+  renderWritten,
+} from '../../src/report/index.ts';
 import { coherence, suiteRecords } from './records.ts';
 
 const ESC = String.fromCharCode(27);
@@ -87,6 +93,26 @@ describe('renderTerminal', () => {
     expect(text).toBe(
       '   crosscheck  0 checks · 0 failed · 0 tasks · 0 flagged (vitest)\n  No crosscheck records in this run.\n',
     );
+  });
+});
+
+describe('renderWritten', () => {
+  it('should list the files relative to the working directory, and absolute outside it', () => {
+    // Act
+    const text = renderWritten(
+      ['/work/app/.crosscheck/report.json', '/work/app/.crosscheck/report.html', '/tmp/report.md'],
+      { color: false, width: 100 },
+      '/work/app',
+    );
+    // Assert
+    expect(text).toBe('  Reports  .crosscheck/report.json · .crosscheck/report.html · /tmp/report.md\n');
+  });
+
+  it('should wrap at the width without splitting a path', () => {
+    // Act
+    const text = renderWritten(['/a/report.json', '/a/report.html'], { color: false, width: 40 }, '/a/b');
+    // Assert
+    expect(text).toBe('  Reports  /a/report.json\n    /a/report.html\n');
   });
 });
 

@@ -60,7 +60,11 @@ describe('writeOutputs', () => {
       join(root, 'out/r.md'),
       join(root, 'out/r.html'),
     ]);
+    expect(printed).toHaveLength(1);
     expect(printed[0]).toContain('crosscheck  10 checks');
+    expect(printed[0]).toMatch(
+      /\n\n {2}Reports {2}\S+crosscheck-report\.shard-2-of-2\.json[\s·]+\S+r\.md[\s·]+\S+r\.html\n$/,
+    );
   });
 });
 

@@ -196,6 +196,7 @@ export const fromSources = (
     const code = extractCode(spec.source, language, entry);
     let prepared: string | null = code;
     let problem: CandidateProblem | null = null;
+    let functions: readonly string[] = [];
     if (language !== 'python') {
       const result = prepareJs(code, language, entry);
       if (isProblem(result)) {
@@ -203,6 +204,7 @@ export const fromSources = (
         problem = result;
       } else {
         prepared = result.wrapper;
+        functions = result.functions;
       }
     }
     return Object.freeze({
@@ -216,6 +218,7 @@ export const fromSources = (
       code,
       prepared,
       problem,
+      functions,
     });
   });
 };

@@ -16,7 +16,7 @@ import { transform } from 'sucrase';
 export interface PreparedJs {
   /** Source of a function expression `(function (module, exports) { ... })` returning the entry. */
   readonly wrapper: string;
-  /** Names of top-level functions, for an EntryNotFound message. */
+  /** Names of the top-level functions, each once, in source order: for an EntryNotFound message. */
   readonly functions: readonly string[];
 }
 
@@ -189,13 +189,17 @@ const RESERVED = new Set(
 const safeIdentifier = (name: string): string =>
   IDENT.test(name) && !RESERVED.has(name) ? name : 'undefined';
 
+/** Adds the functions a top-level statement defines to `out`, skipping names already there (redeclarations). */
 const collectFunctions = (node: AnyNode, out: string[]): void => {
-  if (node.type === 'FunctionDeclaration' && node.id) out.push((node.id as { name: string }).name);
+  const add = (name: string): void => {
+    if (!out.includes(name)) out.push(name);
+  };
+  if (node.type === 'FunctionDeclaration' && node.id) add((node.id as { name: string }).name);
   if (node.type === 'VariableDeclaration') {
     for (const d of node.declarations as AnyNode[]) {
       const init = d.init as AnyNode | null;
       const id = d.id as { type: string; name?: string };
-      if (id.type === 'Identifier' && init && /Function|Arrow/.test(init.type)) out.push(id.name as string);
+      if (id.type === 'Identifier' && init && /Function|Arrow/.test(init.type)) add(id.name as string);
     }
   }
 };

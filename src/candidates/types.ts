@@ -42,6 +42,14 @@ export interface SourceCandidate extends CandidateBase {
   readonly prepared: string | null;
   /** Set when the code cannot run at all. */
   readonly problem: CandidateProblem | null;
+  /**
+   * JS/TS: the top-level functions the code defines (function declarations, and `const`/`let`/`var`
+   * bound to a function or arrow expression), read from its syntax tree by preparation, in source
+   * order; they name the alternatives when the entry is missing. Empty when the code does not
+   * compile, and for Python, whose worker lists what the loaded module defines instead.
+   * @internal
+   */
+  readonly functions: readonly string[];
 }
 
 /**

@@ -254,6 +254,25 @@ describe('fromSources: preparing JavaScript and TypeScript', () => {
     expect(c.prepared).not.toMatch(/: number|interface |<T extends/);
   });
 
+  it('should keep the top-level functions the code defines, once each, in source order', () => {
+    // Act
+    const plain = js(
+      'function sum(a, b) { function inner() {} return a + b; }\n// function commented() {}\nexport const twice = async (x) => 2 * x;\nvar half = function () {};\nvar half = (x) => x / 2;',
+    );
+    const typed = ts(
+      'const id = <T,>(x: T): T => x;\nexport default function half(x: number) { return x / 2; }',
+    );
+    const broken = js('function add(a, b) {');
+    const [python] = fromSources(['def add(a, b):\n    return a + b'], { language: 'python', entry: 'add' });
+
+    // Assert
+    expect(plain.problem).toBeNull();
+    expect(plain.functions).toEqual(['sum', 'twice', 'half']);
+    expect(typed.functions).toEqual(['id', 'half']);
+    expect(broken.functions).toEqual([]);
+    expect(python?.functions).toEqual([]);
+  });
+
   it('should report an import as a CompileError naming the module', () => {
     // Act
     const c = js("import { sum } from 'lodash';\nexport const add = (a, b) => sum([a, b]);");

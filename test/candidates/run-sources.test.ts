@@ -131,6 +131,29 @@ describe('running sources: problems become outcomes', () => {
     ]);
   });
 
+  it('should list only the top-level functions the syntax tree holds, not names in comments, strings or bodies', async () => {
+    // Arrange: a text search would list commented, inString, inner and total, and miss plus.
+    const source = [
+      '// function commented() {}',
+      'const note = "function inString() {}";',
+      'function outer() { function inner() {} return inner; }',
+      'const total = (1 + 2) * 3;',
+      'let count = 1, plus = (a, b) => a + b;',
+      'function outer() { return 2; }',
+    ].join('\n');
+
+    // Act
+    const [row] = await outcomesOf([source]);
+
+    // Assert
+    expect(row?.[0]).toEqual({
+      kind: 'error',
+      name: 'EntryNotFound',
+      message:
+        'no function named "add" in the candidate (it defines outer, plus); name the function "add", export it, or pass the right `entry`',
+    });
+  });
+
   it('should report an entry that is not a function as EntryNotFound', async () => {
     // Arrange
     const source = 'const add = 3;';

@@ -79,20 +79,11 @@ interface ChunkReport {
   e: Array<[number, 1 | 2, string, string]>;
 }
 
-const entryNotFoundMessage = (c: SourceCandidate): string => {
-  const defined = [
-    ...c.code.matchAll(
-      /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:function|\(|[A-Za-z_$][\w$]*\s*=>)/g,
-    ),
-  ]
-    .map((m) => m[1] ?? m[2])
-    .filter((n, i, all) => n !== undefined && all.indexOf(n) === i);
-  return (
-    `no function named "${c.entry}" in the candidate` +
-    (defined.length > 0 ? ` (it defines ${defined.join(', ')})` : '') +
-    `; name the function "${c.entry}", export it, or pass the right \`entry\``
-  );
-};
+/** What a candidate whose entry is missing gets on every input: the functions it does define, and the fixes. */
+const entryNotFoundMessage = (c: SourceCandidate): string =>
+  `no function named "${c.entry}" in the candidate` +
+  (c.functions.length > 0 ? ` (it defines ${c.functions.join(', ')})` : '') +
+  `; name the function "${c.entry}", export it, or pass the right \`entry\``;
 
 /**
  * A pool of sandbox workers. Each worker runs one job at a time; the host watches each busy

@@ -167,6 +167,32 @@ describe('toHaveIncoherenceBelow', () => {
       'toHaveIncoherenceBelow: `bound` must be a number in (0, 1], got 5 (number). Pass the largest tolerated incoherence, e.g. 0.1.',
     );
   });
+
+  it('should throw a typed error when the received value is not a task, or the pool has fewer than two', async () => {
+    await expect(
+      toHaveIncoherenceBelow.call(context(), 'sum' as never, 0.1, fromFunctions({ sum, reversed })),
+    ).rejects.toMatchObject({
+      code: 'INVALID_TASK',
+      message:
+        'toHaveIncoherenceBelow: the received value must be a task from defineTask(), got "sum" (string). Write expect(task).toHaveIncoherenceBelow(0.1, candidates).',
+    });
+    await expect(
+      toHaveIncoherenceBelow.call(context(), task, 0.1, fromFunctions({ sum })),
+    ).rejects.toMatchObject({
+      code: 'INVALID_CANDIDATES',
+      message:
+        'toHaveIncoherenceBelow: `candidates` must be an array of at least two candidates, got an array of length 1. Agreement needs two programs to compare.',
+    });
+  });
+
+  it('should start the stack of a misuse at the caller, not inside crosscheck', async () => {
+    const error = await toHaveIncoherenceBelow
+      .call(context(), task, 0.1, 'nope' as never)
+      .catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    const firstFrame = error?.stack?.split('\n').find((line) => line.trimStart().startsWith('at '));
+    expect(firstFrame).toContain('matchers.test.ts');
+  });
 });
 
 describe('toAgreeWithReference', () => {
@@ -201,6 +227,19 @@ describe('toAgreeWithReference', () => {
     await expect(toAgreeWithReference.call(context(), sum, bare)).rejects.toThrow(
       'toAgreeWithReference: the task "bare" must have a reference, got undefined. Give defineTask({ reference }), or compare candidates with toBeCoherentAcross.',
     );
+  });
+
+  it('should throw a typed error when the received value is not a candidate, or the task is not a task', async () => {
+    await expect(toAgreeWithReference.call(context(), 42 as never, task)).rejects.toMatchObject({
+      code: 'INVALID_CANDIDATES',
+      message:
+        'toAgreeWithReference: the received value must be a candidate or a function, got 42 (number). Write expect(candidate).toAgreeWithReference(task).',
+    });
+    await expect(toAgreeWithReference.call(context(), sum, {} as never)).rejects.toMatchObject({
+      code: 'INVALID_TASK',
+      message:
+        'toAgreeWithReference: `task` must come from defineTask(), got an object with keys []. Write expect(candidate).toAgreeWithReference(task).',
+    });
   });
 });
 

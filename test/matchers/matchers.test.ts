@@ -186,9 +186,10 @@ describe('toHaveIncoherenceBelow', () => {
   });
 
   it('should start the stack of a misuse at the caller, not inside crosscheck', async () => {
-    const error = await toHaveIncoherenceBelow
-      .call(context(), task, 0.1, 'nope' as never)
-      .catch((e: unknown) => e as Error);
+    const error = await toHaveIncoherenceBelow.call(context(), task, 0.1, 'nope' as never).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(Error);
     const firstFrame = error?.stack?.split('\n').find((line) => line.trimStart().startsWith('at '));
     expect(firstFrame).toContain('matchers.test.ts');

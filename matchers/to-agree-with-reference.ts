@@ -1,12 +1,18 @@
 import { type Candidate, fromFunctions, isCandidate } from '../src/candidates/index.ts';
 import { measure } from '../src/measure/index.ts';
 import { errorRecord } from '../src/report/index.ts';
-import { isTask, type Task } from '../src/task/index.ts';
+import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
+import { checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num, pct } from './message.ts';
 import type { AgreeWithReferenceOptions } from './types.ts';
 
 const NAME = 'toAgreeWithReference';
+const USE: MatcherUse = {
+  name: NAME,
+  usage: 'expect(candidate).toAgreeWithReference(task)',
+  anchor: toAgreeWithReference,
+};
 
 const asCandidate = (received: unknown): Candidate | null => {
   if (isCandidate(received)) return received;
@@ -35,20 +41,11 @@ export async function toAgreeWithReference(
       NAME,
       'the received value must be a candidate or a function',
       received,
-      'Write expect(candidate).toAgreeWithReference(task).',
+      `Write ${USE.usage}.`,
       toAgreeWithReference,
     );
   }
-  if (!isTask(task)) {
-    misuse(
-      'INVALID_TASK',
-      NAME,
-      '`task` must come from defineTask()',
-      task,
-      'Write expect(candidate).toAgreeWithReference(task).',
-      toAgreeWithReference,
-    );
-  }
+  checkTask(USE, task, 'argument');
   if (!task.reference) {
     misuse(
       'INVALID_TASK',

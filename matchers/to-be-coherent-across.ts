@@ -1,12 +1,18 @@
 import type { Candidate } from '../src/candidates/index.ts';
 import { type Detection, detect } from '../src/measure/index.ts';
 import { detectionRecord } from '../src/report/index.ts';
-import { isTask, type Task } from '../src/task/index.ts';
+import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
-import { formatMessage, misuse, num } from './message.ts';
+import { checkTask, type MatcherUse } from './guards.ts';
+import { formatMessage, num } from './message.ts';
 import type { CoherentAcrossOptions } from './types.ts';
 
 const NAME = 'toBeCoherentAcross';
+const USE: MatcherUse = {
+  name: NAME,
+  usage: 'expect(task).toBeCoherentAcross(candidates)',
+  anchor: toBeCoherentAcross,
+};
 
 const received = (d: Detection): string => {
   switch (d.verdict) {
@@ -48,16 +54,8 @@ export async function toBeCoherentAcross(
   candidates: readonly Candidate[],
   options: CoherentAcrossOptions = {},
 ): Promise<CrosscheckMatcherResult> {
-  if (!isTask(task)) {
-    misuse(
-      'INVALID_TASK',
-      NAME,
-      'the received value must be a task from defineTask()',
-      task,
-      'Write expect(task).toBeCoherentAcross(candidates).',
-      toBeCoherentAcross,
-    );
-  }
+  // The pool is checked by detect(), which names itself in the message.
+  checkTask(USE, task, 'received');
   const d = await detect(task, candidates, options);
   const pass = this.isNot ? d.verdict !== 'incoherent' : d.verdict === 'coherent';
   const record = detectionRecord(d, {

@@ -1,12 +1,18 @@
 import type { Candidate } from '../src/candidates/index.ts';
 import { type Measurement, measure } from '../src/measure/index.ts';
 import { coherenceRecord } from '../src/report/index.ts';
-import { isTask, type Task } from '../src/task/index.ts';
+import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
+import { checkPool, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num, pct } from './message.ts';
 import type { IncoherenceBelowOptions } from './types.ts';
 
 const NAME = 'toHaveIncoherenceBelow';
+const USE: MatcherUse = {
+  name: NAME,
+  usage: 'expect(task).toHaveIncoherenceBelow(0.1, candidates)',
+  anchor: toHaveIncoherenceBelow,
+};
 
 const estimateText = (m: Measurement, confidence: number): string => {
   const i = m.incoherence;
@@ -46,16 +52,7 @@ export async function toHaveIncoherenceBelow(
   candidates: readonly Candidate[],
   options: IncoherenceBelowOptions = {},
 ): Promise<CrosscheckMatcherResult> {
-  if (!isTask(task)) {
-    misuse(
-      'INVALID_TASK',
-      NAME,
-      'the received value must be a task from defineTask()',
-      task,
-      'Write expect(task).toHaveIncoherenceBelow(0.1, candidates).',
-      toHaveIncoherenceBelow,
-    );
-  }
+  checkTask(USE, task, 'received');
   if (typeof bound !== 'number' || !(bound > 0 && bound <= 1)) {
     misuse(
       'INVALID_OPTION',
@@ -78,16 +75,7 @@ export async function toHaveIncoherenceBelow(
       toHaveIncoherenceBelow,
     );
   }
-  if (!Array.isArray(candidates) || candidates.length < 2) {
-    misuse(
-      'INVALID_CANDIDATES',
-      NAME,
-      '`candidates` must be an array of at least two candidates',
-      candidates,
-      'Agreement needs two programs to compare.',
-      toHaveIncoherenceBelow,
-    );
-  }
+  checkPool(USE, candidates);
   const m = await measure(task, candidates, { ...rest, delta: 1 - confidence });
   const i = m.incoherence;
   const below = i !== null && i.upper < bound;

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CrosscheckRecord, parseRecord } from '../../src/report/index.ts';
+import { installPackage, spawnJest, spawnVitest } from '../helpers/spawn-host.ts';
 
 /**
  * Real Vitest and Jest runs, as spawned processes on fixture projects: the matchers pass and fail
@@ -57,11 +57,7 @@ describe('Vitest fixture project', () => {
     // Arrange
     const out = join(work, 'vitest-records.json');
     // Act
-    const result = await execa(
-      process.execPath,
-      [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', join(fixtures, 'vitest-project')],
-      { reject: false, env: { RECORDS_OUT: out, CI: '' }, all: true, timeout: 120_000 },
-    );
+    const result = await spawnVitest(join(fixtures, 'vitest-project'), { env: { RECORDS_OUT: out } });
     // Assert
     const rows = JSON.parse(readFileSync(out, 'utf8')) as Array<{
       name: string;
@@ -86,40 +82,11 @@ describe('Jest fixture project', () => {
   const project = join(fixtures, 'jest-project');
 
   beforeAll(async () => {
-    // Bundle the entries as the package would ship them, installed into the fixture's node_modules.
-    const target = join(project, 'node_modules', 'crosscheck');
-    await execa(
-      process.execPath,
-      [
-        join(root, 'node_modules', 'tsdown', 'dist', 'run.mjs'),
-        '--no-config',
-        'src/index.ts',
-        'src/inputs/index.ts',
-        'matchers/jest.ts',
-        '-d',
-        target,
-        '-f',
-        'esm',
-        '--deps.never-bundle',
-        '@jest/globals',
-        '--logLevel',
-        'error',
-        '--no-report',
-      ],
-      { cwd: root, timeout: 120_000 },
-    );
-    writeFileSync(
-      join(target, 'package.json'),
-      JSON.stringify({
-        name: 'crosscheck',
-        type: 'module',
-        exports: {
-          '.': './src/index.mjs',
-          './inputs': './src/inputs/index.mjs',
-          './jest': './matchers/jest.mjs',
-        },
-      }),
-    );
+    await installPackage(project, {
+      '.': 'src/index.ts',
+      './inputs': 'src/inputs/index.ts',
+      './jest': 'matchers/jest.ts',
+    });
   }, 180_000);
 
   it('should pass and fail as expected and append every record to the records directory', async () => {
@@ -127,19 +94,10 @@ describe('Jest fixture project', () => {
     const recordsDir = mkdtempSync(join(work, 'jest-records-'));
     const resultFile = join(work, 'jest-result.json');
     // Act
-    const result = await execa(
-      process.execPath,
-      [
-        '--experimental-vm-modules',
-        join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
-        '--config',
-        join(project, 'jest.config.mjs'),
-        '--json',
-        '--outputFile',
-        resultFile,
-      ],
-      { reject: false, env: { CROSSCHECK_RECORDS_DIR: recordsDir, CI: '' }, all: true, timeout: 120_000 },
-    );
+    const result = await spawnJest(join(project, 'jest.config.mjs'), {
+      args: ['--json', '--outputFile', resultFile],
+      env: { CROSSCHECK_RECORDS_DIR: recordsDir },
+    });
     // Assert
     const report = JSON.parse(readFileSync(resultFile, 'utf8')) as {
       testResults: Array<{

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { crosscheck, fixtures, readReport, root, summaryText, withoutTimings } from './helpers.ts';
+import { installPackage, PLAIN_ENV, spawnJest } from '../helpers/spawn-host.ts';
+import { crosscheck, fixtures, readReport, summaryText, withoutTimings } from './helpers.ts';
 
 /**
  * Real Jest runs of test/fixtures/report-jest (the suite of report-vitest, as native ESM) with the
@@ -15,69 +15,24 @@ const project = join(fixtures, 'report-jest');
 
 const jest = async (name: string, args: readonly string[] = [], env: Record<string, string> = {}) => {
   const out = join(work, name);
-  const subprocess = execa(
-    process.execPath,
-    [
-      '--experimental-vm-modules',
-      join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
-      '--config',
-      join(project, 'jest.config.mjs'),
-      // A fresh cache has no timings, so Jest does not fall back to running in band.
-      '--cacheDirectory',
-      join(work, `${name}-cache`),
-      '--maxWorkers=2',
-      ...args,
-    ],
-    {
-      reject: false,
-      env: { REPORT_OUT: out, CI: '', GITHUB_STEP_SUMMARY: '', NO_COLOR: '1', ...env },
-      all: true,
-      timeout: 120_000,
-    },
-  );
-  return { result: await subprocess, pid: subprocess.pid, out };
+  const result = await spawnJest(join(project, 'jest.config.mjs'), {
+    // A fresh cache has no timings, so Jest does not fall back to running in band.
+    args: ['--cacheDirectory', join(work, `${name}-cache`), '--maxWorkers=2', ...args],
+    env: { REPORT_OUT: out, ...PLAIN_ENV, ...env },
+  });
+  return { result, pid: result.pid, out };
 };
 
 let whole: Awaited<ReturnType<typeof jest>>;
 let recordsParent: string;
 
 beforeAll(async () => {
-  // Bundle the entries as the package would ship them, installed into the fixture's node_modules.
-  const target = join(project, 'node_modules', 'crosscheck');
-  await execa(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'tsdown', 'dist', 'run.mjs'),
-      '--no-config',
-      'src/index.ts',
-      'src/inputs/index.ts',
-      'matchers/jest.ts',
-      'reporter/jest.ts',
-      '-d',
-      target,
-      '-f',
-      'esm',
-      '--deps.never-bundle',
-      '@jest/globals',
-      '--logLevel',
-      'error',
-      '--no-report',
-    ],
-    { cwd: root, timeout: 120_000 },
-  );
-  writeFileSync(
-    join(target, 'package.json'),
-    JSON.stringify({
-      name: 'crosscheck',
-      type: 'module',
-      exports: {
-        '.': './src/index.mjs',
-        './inputs': './src/inputs/index.mjs',
-        './jest': './matchers/jest.mjs',
-        './jest-reporter': './reporter/jest.mjs',
-      },
-    }),
-  );
+  await installPackage(project, {
+    '.': 'src/index.ts',
+    './inputs': 'src/inputs/index.ts',
+    './jest': 'matchers/jest.ts',
+    './jest-reporter': 'reporter/jest.ts',
+  });
   recordsParent = mkdtempSync(join(work, 'records-'));
   whole = await jest('whole', [], { RECORDS_PARENT: recordsParent });
 }, 240_000);

@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PLAIN_ENV, spawnVitest } from '../helpers/spawn-host.ts';
 import { chromiumScreenshot } from './chromium.ts';
-import { crosscheck, fixtures, readReport, root, summaryText, withoutTimings } from './helpers.ts';
+import { crosscheck, fixtures, readReport, summaryText, withoutTimings } from './helpers.ts';
 
 /**
  * Real Vitest runs of test/fixtures/report-vitest (two spec files, three models, two tasks) with
@@ -16,16 +16,7 @@ const project = join(fixtures, 'report-vitest');
 
 const vitest = async (name: string, args: readonly string[] = []) => {
   const out = join(work, name);
-  const result = await execa(
-    process.execPath,
-    [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', project, ...args],
-    {
-      reject: false,
-      env: { REPORT_OUT: out, CI: '', GITHUB_STEP_SUMMARY: '', NO_COLOR: '1' },
-      all: true,
-      timeout: 120_000,
-    },
-  );
+  const result = await spawnVitest(project, { args, env: { REPORT_OUT: out, ...PLAIN_ENV } });
   return { result, out };
 };
 

@@ -1,0 +1,84 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type HostRun, PLAIN_ENV, spawnNpmScript } from '../helpers/spawn-host.ts';
+import { readReport, summaryText } from '../reporter/helpers.ts';
+
+/**
+ * `npm run demo` ends with the example suite (examples/suite) under the default reporter and the
+ * crosscheck one. Run it as the demo does, through the npm script, so the demo cannot rot: every
+ * check passes, and the summary shows flagged tasks, a coherent-but-wrong pool and the ranking.
+ */
+
+const root = resolve(import.meta.dirname, '..', '..');
+const out = join(root, 'examples', 'suite', '.crosscheck');
+
+let run: HostRun;
+
+beforeAll(async () => {
+  rmSync(out, { recursive: true, force: true });
+  run = await spawnNpmScript('demo:suite', { env: PLAIN_ENV });
+}, 180_000);
+
+describe('the example suite', () => {
+  it('should be what npm run demo runs after the demo script', () => {
+    // Arrange
+    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    // Assert
+    expect(scripts.demo).toBe('node --import tsx examples/demo.ts && npm run demo:suite');
+    expect(scripts['demo:suite']).toBe('vitest run --root examples/suite');
+  });
+
+  it('should pass every check', () => {
+    // Assert
+    expect(run.exitCode, run.all).toBe(0);
+    expect(run.stdout).toContain('Test Files  3 passed (3)');
+    expect(run.stdout).toContain('Tests  11 passed (11)');
+  });
+
+  it('should print the crosscheck summary after the default reporter', () => {
+    // Assert
+    expect(run.stdout.indexOf('Tests  11 passed')).toBeLessThan(run.stdout.indexOf(' crosscheck '));
+    expect(summaryText(run.stdout)).toMatchInlineSnapshot(`
+      "   crosscheck  11 checks · 0 failed · 6 tasks · 2 flagged (vitest)
+
+              task       model    m    n  Î ± ε          error          PAC
+        ✓     median     model-a  3  300  0.000 ± 0.078  0.000 ± 0.078  —
+        ✓     median     model-a  3   59  —              —              coherent
+        ✓  ⚑  median     model-b  3  300  0.519 ± 0.078  0.296 ± 0.078  —
+        ✓  ⚑  median     model-b  3    2  —              —              incoherent
+        ✓     median     model-a  1  300  —              0.000 ± 0.078  —
+        ✓     toRoman    model-a  3   59  —              —              coherent
+        ✓  ⚑  toRoman    model-b  3  300  0.293 ± 0.078  ≥ 0.107        —
+        ✓  ⚑  toRoman    model-b  3    1  —              —              incoherent
+        ✓     wordCount  model-a  3  300  0.000 ± 0.078  0.000 ± 0.078  —
+        ✓     wordCount  model-b  1  300  —              0.690 ± 0.078  —
+        ✓     wordCount  model-b  3  300  0.000 ± 0.078  0.690 ± 0.078  —
+
+        Suite  mean Î 0.162 · mean error lower bound 0.066
+        With references (4 tasks)  mean error 0.246 · detection rate 50% · false positives 0
+          undetected mean error 0.230 · Spearman(error, Î) 0.27 (weak)
+
+        Models (rank 1 = best)
+        model    coherent    rank  correct     rank  mean Î  mean error
+        model-a  3/3 (100%)     1  2/2 (100%)     1   0.000       0.000
+        model-b  1/3 (33%)      2  0/2 (0%)       2   0.271       0.493
+        Spearman(coherent share, correct share)  1.00 (very strong)"
+    `);
+  });
+
+  it('should write the JSON and HTML reports where git ignores them, and say where', () => {
+    // Assert
+    expect(run.stdout).toContain(
+      '  Reports  examples/suite/.crosscheck/report.json · examples/suite/.crosscheck/report.html\n',
+    );
+    const report = readReport(join(out, 'report.json'));
+    expect(report.run).toEqual({ framework: 'vitest', shard: null });
+    expect(report.records).toHaveLength(11);
+    expect(report.records.every((r) => r.verdict === 'pass')).toBe(true);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg');
+    expect(existsSync(join(out, 'report.md'))).toBe(false);
+  });
+});

@@ -81,6 +81,105 @@ describe('the built package', () => {
 });
 
 /**
+ * The reporter entries as Vitest and Jest load them: `crosscheck/vitest-reporter` default-exports a
+ * Vitest reporter class, `crosscheck/jest-reporter` a Jest reporter class (through `.default` with
+ * `__esModule` in CJS, which is how Jest unwraps a CommonJS reporter) and `RECORDS_ENV`. Each is
+ * constructed and driven through an empty run, so the bundled report code runs too.
+ */
+const REPORTERS = (load: string) => `
+${load}
+const { mkdtempSync } = require('node:fs');
+const { join } = require('node:path');
+const { tmpdir } = require('node:os');
+const shape = (Reporter) => ({
+  type: typeof Reporter,
+  name: Reporter.name,
+  methods: Object.getOwnPropertyNames(Reporter.prototype).filter((n) => n !== 'constructor').sort(),
+});
+const quiet = { terminal: false, json: false, githubSummary: false };
+const vitest = new VitestReporter(quiet);
+vitest.onTestRunEnd([]);
+const jest = new JestReporter({ rootDir: mkdtempSync(join(tmpdir(), 'crosscheck-dist-jest-')) }, quiet);
+jest.onRunStart();
+jest.onRunComplete();
+let misuse;
+try {
+  new VitestReporter({ html: true });
+} catch (error) {
+  misuse = [error.name, error.code, error.message];
+}
+console.log(JSON.stringify({
+  vitest: { ...shape(VitestReporter), report: vitest.report.run, checks: vitest.report.summary.suite.checks },
+  jest: {
+    ...shape(JestReporter),
+    RECORDS_ENV,
+    recordsDirExported: process.env[RECORDS_ENV] === jest.recordsDir,
+    report: jest.report.run,
+    lastError: jest.getLastError() ?? null,
+  },
+  misuse,
+}));
+`;
+
+const REPORTERS_EXPECTED = {
+  vitest: {
+    type: 'function',
+    name: 'CrosscheckReporter',
+    methods: ['onInit', 'onTestRunEnd'],
+    report: { framework: 'vitest', shard: null },
+    checks: 0,
+  },
+  jest: {
+    type: 'function',
+    name: 'CrosscheckJestReporter',
+    methods: ['getLastError', 'onRunComplete', 'onRunStart'],
+    RECORDS_ENV: 'CROSSCHECK_RECORDS_DIR',
+    recordsDirExported: true,
+    report: { framework: 'jest', shard: null },
+    lastError: null,
+  },
+  misuse: [
+    'CrosscheckError',
+    'INVALID_OPTION',
+    'crosscheck/vitest-reporter: option `html` must be a file path or false, got true (boolean).',
+  ],
+};
+
+describe('the built reporter entries', () => {
+  it('should load crosscheck/vitest-reporter and crosscheck/jest-reporter from the ESM build', () => {
+    // Arrange
+    const file = join(OUT, 'reporters.mjs');
+    writeFileSync(
+      file,
+      REPORTERS(`import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+import VitestReporter from ${JSON.stringify(join(OUT, 'vitest-reporter.mjs'))};
+import JestReporter, { RECORDS_ENV } from ${JSON.stringify(join(OUT, 'jest-reporter.mjs'))};`),
+    );
+    // Act
+    const out = execFileSync(process.execPath, [file], { encoding: 'utf8', timeout: 60_000 });
+    // Assert
+    expect(JSON.parse(out)).toEqual(REPORTERS_EXPECTED);
+  });
+
+  it('should load crosscheck/vitest-reporter and crosscheck/jest-reporter from the CJS build', () => {
+    // Arrange
+    const file = join(OUT, 'reporters.cjs');
+    writeFileSync(
+      file,
+      REPORTERS(`const VitestReporter = require(${JSON.stringify(join(OUT, 'vitest-reporter.cjs'))});
+const jestModule = require(${JSON.stringify(join(OUT, 'jest-reporter.cjs'))});
+if (jestModule.__esModule !== true) throw new Error('jest-reporter.cjs lacks __esModule: Jest would not unwrap .default');
+const { default: JestReporter, RECORDS_ENV } = jestModule;`),
+    );
+    // Act
+    const out = execFileSync(process.execPath, [file], { encoding: 'utf8', timeout: 60_000 });
+    // Assert
+    expect(JSON.parse(out)).toEqual(REPORTERS_EXPECTED);
+  });
+});
+
+/**
  * What a user's compiler sees: a project with `skipLibCheck: false` that uses every matcher
  * through the built declarations, against Vitest 4 (installed here) and Vitest 5 (in the temp
  * prefix the matcher type tests install it into, when present).

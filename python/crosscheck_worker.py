@@ -649,6 +649,7 @@ class Worker:
         timeout_ms = msg["timeoutMs"]
         timeout_s = timeout_ms / 1000.0
         budget = msg["budgetMs"] / 1000.0
+        time_limit = msg.get("timeLimitMs")
         max_chars = msg["maxOutputBytes"]
         invalid = frozenset(msg["invalid"])
         end = msg["to"]
@@ -662,6 +663,7 @@ class Worker:
         i = sent = msg["from"]
         last_flush = perf()
         self._reset_process_state()
+        stop_at = inf if time_limit is None else perf() + time_limit / 1000.0
         self._arm(timeout_s)
         try:
             while i < end:
@@ -682,6 +684,12 @@ class Worker:
                             sent = i
                             del parts[:]
                             last_flush = t0
+                        if t0 > stop_at:
+                            # The candidate's time for this batch is spent: skip the rest unrun.
+                            while i < end:
+                                append('[3,"budget",0]')
+                                i += 1
+                            break
                         progress[0] = i
                         start[0] = t0
                         try:

@@ -23,6 +23,13 @@ export interface ExecLimits {
   timeoutMs: number;
   /** Total time a candidate may lose to timeouts and crashes before the rest of its calls are skipped. */
   budgetMs: number;
+  /**
+   * Wall time all of one candidate's calls may take in the run, timeouts or not; once spent, its
+   * remaining calls are skipped as `timeout` (reason `budget`). `Infinity` (the default) sets
+   * no limit. Unlike `budgetMs`, slow calls that finish count too: this is what bounds a run
+   * over candidates that take just under the per-call limit on every input.
+   */
+  candidateTimeMs: number;
   /** Largest encoded result accepted; larger ones become `error` `OutputTooLarge`. */
   maxOutputBytes: number;
   /** Heap limit of a sandbox worker or subprocess, in MiB. */

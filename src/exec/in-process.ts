@@ -47,7 +47,7 @@ const settle = async (
  */
 export const inProcessBackend: Backend = {
   async run(rows: readonly RowJob[], ctx: RunContext): Promise<void> {
-    const { maxOutputBytes, timeoutMs } = ctx.limits;
+    const { maxOutputBytes, timeoutMs, candidateTimeMs } = ctx.limits;
     for (const { row, candidate } of rows) {
       const fn = (candidate as FunctionCandidate).fn as (...args: unknown[]) => unknown;
       const invalid = ctx.invalidNames(candidate);
@@ -55,6 +55,11 @@ export const inProcessBackend: Backend = {
       const started = performance.now();
       for (let i = 0; i < ctx.inputs.length; i++) {
         if (ctx.signal?.aborted) return;
+        if (performance.now() - started > candidateTimeMs) {
+          stats.budgetSpent = true;
+          for (; i < ctx.inputs.length; i++) ctx.record(row, i, { kind: 'timeout', reason: 'budget', ms: 0 });
+          break;
+        }
         const args = codec.decode(ctx.inputs[i] as Tagged) as unknown[];
         let outcome: Outcome;
         try {

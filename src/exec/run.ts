@@ -41,7 +41,7 @@ export interface OutcomeMatrix {
   readonly limits: ExecLimits;
 }
 
-const DEFAULTS: Omit<ExecLimits, 'timeoutMs'> = {
+const DEFAULTS: Omit<ExecLimits, 'timeoutMs' | 'candidateTimeMs'> = {
   budgetMs: 10_000,
   maxOutputBytes: 16 * 1024 * 1024,
   memoryMb: 256,
@@ -63,6 +63,10 @@ const positive = (name: keyof ExecLimits, value: unknown, fallback: number): num
 export const resolveLimits = (task: Task, options: RunOptions): ExecLimits => ({
   timeoutMs: positive('timeoutMs', options.timeoutMs, task.timeoutMs),
   budgetMs: positive('budgetMs', options.budgetMs, DEFAULTS.budgetMs),
+  candidateTimeMs:
+    options.candidateTimeMs === Number.POSITIVE_INFINITY
+      ? options.candidateTimeMs
+      : positive('candidateTimeMs', options.candidateTimeMs, Number.POSITIVE_INFINITY),
   maxOutputBytes: positive('maxOutputBytes', options.maxOutputBytes, DEFAULTS.maxOutputBytes),
   memoryMb: positive('memoryMb', options.memoryMb, DEFAULTS.memoryMb),
 });

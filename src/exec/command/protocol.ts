@@ -30,6 +30,8 @@ export type HostMessage =
       to: number;
       timeoutMs: number;
       budgetMs: number;
+      /** Wall time the batch's calls may take; absent for no limit (docs/protocol.md). */
+      timeLimitMs?: number;
       maxOutputBytes: number;
       invalid: readonly string[];
     }

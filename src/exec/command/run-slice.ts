@@ -20,6 +20,8 @@ export interface Slice {
   readonly to: number;
   readonly invalid: readonly string[];
   readonly budget: { remainingMs: number };
+  /** What is left of the row's `candidateTimeMs`, shared by its slices like the budget. */
+  readonly time: { remainingMs: number };
 }
 
 let nextId = 1;
@@ -60,7 +62,7 @@ class SliceRunner {
   async run(): Promise<void> {
     while (this.#ranges.length > 0) {
       if (this.#ctx.signal?.aborted) return;
-      if (this.#slice.budget.remainingMs <= 0) {
+      if (this.#slice.budget.remainingMs <= 0 || this.#slice.time.remainingMs <= 0) {
         this.#stats.budgetSpent = true;
         this.#recordAll({ kind: 'timeout', reason: 'budget', ms: 0 });
         return;
@@ -72,7 +74,9 @@ class SliceRunner {
       try {
         healthy = await this.#runRange(worker, range);
       } finally {
-        this.#stats.durationMs += performance.now() - started;
+        const elapsed = performance.now() - started;
+        this.#stats.durationMs += elapsed;
+        this.#slice.time.remainingMs -= elapsed;
         if (healthy) this.#pool.release(worker);
         else await this.#pool.discard(worker);
       }
@@ -135,6 +139,9 @@ class SliceRunner {
         to,
         timeoutMs,
         budgetMs: Math.max(0, Math.min(budgetMs, this.#slice.budget.remainingMs)),
+        timeLimitMs: Number.isFinite(this.#slice.time.remainingMs)
+          ? Math.max(0, Math.round(this.#slice.time.remainingMs))
+          : undefined,
         maxOutputBytes,
         invalid: this.#slice.invalid,
       }),

@@ -32,12 +32,13 @@ export const runPrepared = async (prepared: readonly PreparedRow[], ctx: RunCont
     }
     const parts = Math.max(1, Math.min(Math.ceil(p.pool.size / runnable.length), Math.floor(n / MIN_SLICE)));
     const budget = { remainingMs: ctx.limits.budgetMs };
+    const time = { remainingMs: ctx.limits.candidateTimeMs };
     for (let k = 0; k < parts; k++) {
       const from = Math.floor((k * n) / parts);
       const to = Math.floor(((k + 1) * n) / parts);
       slices.push({
         pool: p.pool,
-        slice: { row: p.row, load: p.load, from, to, invalid: p.invalid, budget },
+        slice: { row: p.row, load: p.load, from, to, invalid: p.invalid, budget, time },
       });
     }
   }

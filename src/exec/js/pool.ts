@@ -16,6 +16,8 @@ interface RowState {
   readonly payload: CandidatePayload;
   readonly stats: CandidateRunStats;
   budgetLeftMs: number;
+  /** What is left of `candidateTimeMs` (Infinity without a limit). */
+  timeLeftMs: number;
   /** Set when the candidate cannot even load (it hangs or crashes at top level). */
   dead: Outcome | null;
 }
@@ -147,6 +149,7 @@ export class JsSandboxPool {
           run: runState,
           stats: ctx.stats(row),
           budgetLeftMs: ctx.limits.budgetMs,
+          timeLeftMs: ctx.limits.candidateTimeMs,
           dead: null,
           payload: {
             // One sandbox per row and run: identical samples never share state, and no run
@@ -247,7 +250,7 @@ export class JsSandboxPool {
         this.#fillJob(job, rs.dead);
         continue;
       }
-      if (rs.budgetLeftMs <= 0) {
+      if (rs.budgetLeftMs <= 0 || rs.timeLeftMs <= 0) {
         rs.stats.budgetSpent = true;
         this.#fillJob(job, { kind: 'timeout', reason: 'budget', ms: 0 });
         continue;
@@ -317,6 +320,7 @@ export class JsSandboxPool {
       type: 'run',
       jobId: job.id,
       runId: job.rs.run.id,
+      timeLimitMs: Number.isFinite(job.rs.timeLeftMs) ? Math.max(0, job.rs.timeLeftMs) : -1,
       candidate: job.rs.payload,
       inputsKey: ctx.inputsKey,
       from: job.next,
@@ -391,6 +395,15 @@ export class JsSandboxPool {
     const job = slot.jobs[0];
     if (job === undefined || job.id !== jobId) return;
     slot.jobs.shift();
+    const { rs } = job;
+    rs.timeLeftMs -= performance.now() - job.startedAt;
+    if (job.next < job.to && !rs.run.aborted) {
+      // The worker stopped early: the candidate's time limit ran out.
+      rs.stats.budgetSpent = true;
+      for (let i = job.next; i < job.to; i++)
+        rs.ctx.record(rs.row, i, { kind: 'timeout', reason: 'budget', ms: 0 });
+      job.next = job.to;
+    }
     const next = slot.jobs[0];
     if (next !== undefined) this.#began(slot, next);
     else if (slot.jobsRun >= RETIRE_AFTER_JOBS) this.#retire(slot);

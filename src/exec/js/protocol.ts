@@ -26,6 +26,8 @@ export interface RunMessage {
   jobId: number;
   /** The run the job belongs to; the host asks a run to stop by writing this id to shared memory. */
   runId: number;
+  /** Wall time the job may take before it stops at the next chunk (-1: no limit). */
+  timeLimitMs: number;
   candidate: CandidatePayload;
   inputsKey: string;
   from: number;

@@ -151,7 +151,10 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
       return;
     }
     let i = m.from;
+    const stopAt = m.timeLimitMs >= 0 ? performance.now() + m.timeLimitMs : Number.POSITIVE_INFINITY;
     while (i < m.to) {
+      // The candidate's time limit: the host skips the rest of the job.
+      if (performance.now() > stopAt) break;
       // The host asks a run's jobs to end early (it was aborted) by writing the run's id here.
       if (Atomics.load(progress, 5) === m.runId) break;
       const size = m.isolated ? 1 : box.chunk;

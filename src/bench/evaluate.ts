@@ -108,22 +108,35 @@ export const evaluateTask = async (
   const spent = all.map(() => false);
   let calls = 0;
   try {
-    const runTask = defineTask({
+    const limits = { timeoutMs: options.timeoutMs };
+    const candidatesTask = defineTask({ name: task.taskId, entry: task.entryPoint, ...limits });
+    // The reference runs on its own, without the candidates' time limit: every error estimate
+    // needs its outputs, and the input filter already showed each of its calls to be in time.
+    const referenceTask = defineTask({
       name: task.taskId,
       entry: task.entryPoint,
       reference: prepared.reference,
-      timeoutMs: options.timeoutMs,
+      ...limits,
     });
     for (let from = 0; from < n; from += CHUNK) {
       const inputs = prepared.inputs.slice(from, from + CHUNK);
       const active = all.filter((_, i) => !spent[i]);
       const before = calls;
-      const matrix = await run(runTask, active, inputs, {
-        signal,
-        budgetMs: options.budgetMs,
-        onProgress: onCalls && ((done) => onCalls(before + done)),
-      });
-      calls += (active.length + 1) * inputs.length;
+      const [matrix, referenceRun] = await Promise.all([
+        run(candidatesTask, active, inputs, {
+          signal,
+          budgetMs: options.budgetMs,
+          // The task's time limit, shared out over its chunks.
+          candidateTimeMs: (options.candidateTimeMs * inputs.length) / n,
+          onProgress: onCalls && ((done) => onCalls(before + done)),
+        }),
+        run(referenceTask, [], inputs, { signal, budgetMs: options.budgetMs }),
+      ]);
+      // Calls made: calls skipped once a budget or time limit was spent do not count.
+      calls += inputs.length;
+      for (const row of matrix.outcomes) {
+        for (const o of row) if (o.kind !== 'timeout' || o.reason !== 'budget') calls++;
+      }
       const rowOf = new Map(active.map((c, k) => [c, k]));
       const outcomes = all.map((c) => {
         const k = rowOf.get(c);
@@ -133,7 +146,7 @@ export const evaluateTask = async (
         (accumulators[k] as Accumulator).add({
           inputs,
           outcomes: outcomes.slice(p.from, p.to),
-          reference: matrix.reference,
+          reference: referenceRun.reference,
         });
       });
       matrix.candidates.forEach((row, k) => {

@@ -34,13 +34,24 @@ export interface BenchOptions {
   readonly profile?: BenchProfile;
   /** Overrides every task's `language`. */
   readonly language?: BenchLanguage;
-  /** Per-call limit in ms. @defaultValue 1000 */
+  /**
+   * Per-call limit in ms. Reference calls on these inputs take microseconds, so a call this slow
+   * is a hang or an exponential blow-up, not a slow correct answer. @defaultValue 250
+   */
   readonly timeoutMs?: number;
   /**
    * Time a candidate may lose to timeouts before its remaining calls are skipped (unknown), in ms.
-   * Hung candidates dominate a benchmark's wall time otherwise. @defaultValue 2000
+   * Hung candidates dominate a benchmark's wall time otherwise: two timeouts and the candidate
+   * sits out the task. @defaultValue 500
    */
   readonly budgetMs?: number;
+  /**
+   * Wall time one candidate's calls may take on one task (n inputs), slow ones that finish
+   * included; the rest of its calls are skipped (unknown). Typical candidates need a few tens
+   * of ms for 1,000 inputs; without this bound, candidates that take just under the per-call
+   * limit on every input cost minutes each. The reference is never limited. @defaultValue 1000
+   */
+  readonly candidateTimeMs?: number;
   /** Tasks measured at once (all models of a task run together). @defaultValue 2 */
   readonly jobs?: number;
   /** The report JSON; the checkpoint is `<out>.checkpoint`. @defaultValue 'crosscheck-bench.json' */
@@ -62,6 +73,7 @@ export interface ResolvedBenchOptions {
   readonly language: BenchLanguage | null;
   readonly timeoutMs: number;
   readonly budgetMs: number;
+  readonly candidateTimeMs: number;
   readonly jobs: number;
   readonly out: string;
 }
@@ -140,22 +152,26 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
     invalid('out', 'must be a file path', options.out, `Pass e.g. --out ${DEFAULT_BENCH_OUT}.`);
   }
   const limit = options.limit === undefined ? null : integer('limit', options.limit, 10, 1);
-  const timeoutMs = options.timeoutMs ?? 1000;
+  const timeoutMs = options.timeoutMs ?? 250;
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     invalid(
       'timeout-ms',
       'must be a positive number of milliseconds',
       timeoutMs,
-      'Pass e.g. --timeout-ms 1000.',
+      'Pass e.g. --timeout-ms 250.',
     );
   }
-  const budgetMs = options.budgetMs ?? 2000;
+  const budgetMs = options.budgetMs ?? 500;
   if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0) {
+    invalid('budget-ms', 'must be a positive number of milliseconds', budgetMs, 'Pass e.g. --budget-ms 500.');
+  }
+  const candidateTimeMs = options.candidateTimeMs ?? 1000;
+  if (typeof candidateTimeMs !== 'number' || !Number.isFinite(candidateTimeMs) || candidateTimeMs <= 0) {
     invalid(
-      'budget-ms',
+      'candidate-time-ms',
       'must be a positive number of milliseconds',
-      budgetMs,
-      'Pass e.g. --budget-ms 2000.',
+      candidateTimeMs,
+      'Pass e.g. --candidate-time-ms 1000.',
     );
   }
   return {
@@ -172,6 +188,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
     language: oneOf('language', options.language, BENCH_LANGUAGES) ?? null,
     timeoutMs,
     budgetMs,
+    candidateTimeMs,
     jobs: integer('jobs', options.jobs, 2, 1),
     out: resolve(options.out ?? DEFAULT_BENCH_OUT),
   };
@@ -193,4 +210,5 @@ export const fingerprintOf = (o: ResolvedBenchOptions): Record<string, string | 
   language: o.language,
   timeoutMs: o.timeoutMs,
   budgetMs: o.budgetMs,
+  candidateTimeMs: o.candidateTimeMs,
 });

@@ -32,9 +32,12 @@ Options:
   --estimator <e>       all-pairs | paired (default all-pairs)
   --profile <p>         typed | difftrust input generation (default typed)
   --language <l>        python | javascript | typescript, overriding each task's language
-  --timeout-ms <ms>     per-call limit (default 1000)
+  --timeout-ms <ms>     per-call limit (default 250)
   --budget-ms <ms>      time a candidate may lose to timeouts before the rest of its calls
-                        are skipped as unknown (default 2000)
+                        are skipped as unknown (default 500)
+  --candidate-time-ms <ms>
+                        time all of one candidate's calls on one task may take, slow ones
+                        included, before the rest are skipped as unknown (default 1000)
   --jobs <k>            tasks measured at once (default 2)
   --out <file>          report JSON (default ${DEFAULT_BENCH_OUT}); render it with crosscheck report
   -h, --help            this help
@@ -79,6 +82,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
       language: { type: 'string' },
       'timeout-ms': { type: 'string' },
       'budget-ms': { type: 'string' },
+      'candidate-time-ms': { type: 'string' },
       jobs: { type: 'string' },
       out: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h' },
@@ -106,6 +110,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
     language: values.language as BenchOptions['language'],
     timeoutMs: number('timeout-ms', values['timeout-ms']),
     budgetMs: number('budget-ms', values['budget-ms']),
+    candidateTimeMs: number('candidate-time-ms', values['candidate-time-ms']),
     jobs: number('jobs', values.jobs),
     out: values.out,
   };

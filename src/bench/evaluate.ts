@@ -3,7 +3,7 @@ import { isCrosscheckError } from '../errors/index.ts';
 import { type Outcome, run } from '../exec/index.ts';
 // The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
-import { Accumulator, equivalenceClasses, meanOf, semanticEntropy } from '../measure/analyze.ts';
+import { Accumulator, equivalenceClasses, meanOf, semanticEntropy } from '../measure/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 import { RECORD_SCHEMA, RECORD_VERSION } from '../report/index.ts';
 import { hoeffdingInterval, type Interval } from '../stats/index.ts';

@@ -33,16 +33,27 @@ export interface GenerateReport<A extends Args = Args> {
   readonly rejected: Readonly<Record<string, number>>;
   /** Why fewer than `n` inputs came back; null when all `n` did. */
   readonly shortfall: string | null;
+  /**
+   * With a reference filter: its outcome on each returned input (a `value`, in the order of
+   * `inputs`), so the reference need not run again on them. Null without one.
+   */
+  readonly referenceOutcomes: readonly Outcome[] | null;
 }
 
-/** A validity check over a batch: true keeps an input, a string rejects it and says why. */
+/**
+ * A validity check over a batch: true keeps an input, a string rejects it and says why, an
+ * outcome keeps it and is the reference's outcome on it.
+ */
 interface Check<A extends Args> {
   readonly label: string;
-  test(batch: readonly A[], signal: AbortSignal | undefined): Promise<Array<true | string>>;
+  /** True for the reference filter, whose kept inputs come with the reference's outcome. */
+  readonly isReference?: boolean;
+  test(batch: readonly A[], signal: AbortSignal | undefined): Promise<Array<true | string | Outcome>>;
 }
 
 /** Options of {@link CrosscheckGen.withReference}. @public */
-export interface ReferenceFilterOptions extends Pick<RunOptions, 'timeoutMs' | 'memoryMb' | 'budgetMs'> {
+export interface ReferenceFilterOptions
+  extends Pick<RunOptions, 'timeoutMs' | 'memoryMb' | 'budgetMs' | 'maxOutputBytes'> {
   /** Error class names that mean "invalid input" (the `invalid` outcome). Default: the task's or the language's. */
   invalidInput?: readonly string[];
 }
@@ -132,6 +143,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
     const { seed, signal, onProgress } = checkSeed(options, where);
     const maxDraws = options.maxDraws ?? 50 * n + 1000;
     const accepted: A[] = [];
+    const referenceOf = new Map<A, Outcome>();
     const seen = new Set<string>();
     const rejected: Record<string, number> = {};
     let drawn = 0;
@@ -163,9 +175,13 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
       for (const check of this.#checks) {
         if (survivors.length === 0) break;
         const verdicts = await check.test(survivors, signal);
-        survivors = survivors.filter((_, i) => {
+        survivors = survivors.filter((args, i) => {
           const verdict = verdicts[i];
           if (verdict === true) return true;
+          if (typeof verdict === 'object') {
+            referenceOf.set(args, verdict);
+            return true;
+          }
           const reason = `${check.label}: ${verdict}`;
           rejected[reason] = (rejected[reason] ?? 0) + 1;
           return false;
@@ -181,7 +197,10 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
         : distinct === accepted.length
           ? `the source looks exhausted: only ${distinct} distinct inputs in ${drawn} draws`
           : `gave up after ${drawn} draws: ${distinct} distinct inputs, of which the validity filters rejected ${distinct - accepted.length}${notJudged(rejected)}`;
-    return { inputs: accepted, drawn, duplicates, rejected, shortfall };
+    const referenceOutcomes = this.#checks.some((c) => c.isReference === true)
+      ? accepted.map((args) => referenceOf.get(args) as Outcome)
+      : null;
+    return { inputs: accepted, drawn, duplicates, rejected, shortfall, referenceOutcomes };
   }
 
   #draw(size: number, seed: number, where: string): A[] {
@@ -202,7 +221,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
   async accepts(args: A, options: { signal?: AbortSignal } = {}): Promise<boolean> {
     for (const check of this.#checks) {
       const [verdict] = await check.test([args], options.signal);
-      if (verdict !== true) return false;
+      if (typeof verdict === 'string' || verdict === undefined) return false;
     }
     return true;
   }
@@ -279,6 +298,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
     }
     const check: Check<A> = {
       label: 'reference',
+      isReference: true,
       async test(batch, signal) {
         // Smallest inputs first: when cost grows with size, a timeout budget spent on the big
         // ones late in the batch still leaves the small ones judged.
@@ -290,6 +310,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
           memoryMb: options.memoryMb,
           timeoutMs: options.timeoutMs,
           budgetMs: options.budgetMs,
+          maxOutputBytes: options.maxOutputBytes,
         });
         const sortedOutcomes = matrix.reference?.outcomes ?? [];
         const outcomes: Outcome[] = new Array(batch.length);
@@ -304,7 +325,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
             { where },
           );
         }
-        return outcomes.map((o) => (o.kind === 'value' ? true : outcomeReason(o)));
+        return outcomes.map((o) => (o.kind === 'value' ? o : outcomeReason(o)));
       },
     };
     const label = task.reference?.label ?? 'reference';

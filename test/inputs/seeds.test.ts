@@ -140,6 +140,20 @@ describe('gen.fromSeeds, typed profile', () => {
     expect(report.rejected['reference: invalid RangeError']).toBeGreaterThan(0);
     expect(await g.accepts([[]])).toBe(false);
     expect(await g.accepts([[1]])).toBe(true);
+    // The reference's outcome on each kept input comes back, so it need not run again.
+    expect(report.referenceOutcomes?.map((o) => (o.kind === 'value' ? o.value : o.kind))).toEqual(
+      (report.inputs as [number[]][]).map(([xs]) => Math.max(...xs)),
+    );
+    expect((await gen.fromSeeds([[[1]]]).generateWithReport(5, { seed: 1 })).referenceOutcomes).toBeNull();
+  });
+
+  it('should drop inputs whose reference output is larger than maxOutputBytes', async () => {
+    const g = gen
+      .fromSeeds([[3], [300]], { profile: 'difftrust' })
+      .withReference((n: number) => 'x'.repeat(Math.abs(n) * 10), { maxOutputBytes: 1000 });
+    const report = await g.generateWithReport(50, { seed: 4 });
+    for (const [n] of report.inputs as [number][]) expect(Math.abs(n) * 10 + 2).toBeLessThanOrEqual(1000);
+    expect(report.rejected['reference: error OutputTooLarge']).toBeGreaterThan(0);
   });
 
   it('should say why it falls short when the domain is exhausted', async () => {

@@ -108,31 +108,24 @@ export const evaluateTask = async (
   const spent = all.map(() => false);
   let calls = 0;
   try {
-    const limits = { timeoutMs: options.timeoutMs };
-    const candidatesTask = defineTask({ name: task.taskId, entry: task.entryPoint, ...limits });
-    // The reference runs on its own, without the candidates' time limit: every error estimate
-    // needs its outputs, and the input filter already showed each of its calls to be in time.
-    const referenceTask = defineTask({
-      name: task.taskId,
-      entry: task.entryPoint,
-      reference: prepared.reference,
-      ...limits,
-    });
+    const runTask = defineTask({ name: task.taskId, entry: task.entryPoint, timeoutMs: options.timeoutMs });
     for (let from = 0; from < n; from += CHUNK) {
       const inputs = prepared.inputs.slice(from, from + CHUNK);
+      // The reference's outcomes come from the input filter, which ran it on exactly these
+      // inputs (each one in time, or the input would not be here).
+      const reference = { outcomes: prepared.referenceOutcomes.slice(from, from + CHUNK) };
       const active = all.filter((_, i) => !spent[i]);
       const before = calls;
-      const [matrix, referenceRun] = await Promise.all([
-        run(candidatesTask, active, inputs, {
-          signal,
-          budgetMs: options.budgetMs,
-          // The task's time limit, shared out over its chunks.
-          candidateTimeMs: (options.candidateTimeMs * inputs.length) / n,
-          onProgress: onCalls && ((done) => onCalls(before + done)),
-        }),
-        run(referenceTask, [], inputs, { signal, budgetMs: options.budgetMs }),
-      ]);
-      // Calls made: calls skipped once a budget or time limit was spent do not count.
+      const matrix = await run(runTask, active, inputs, {
+        signal,
+        budgetMs: options.budgetMs,
+        maxOutputBytes: options.maxOutputBytes,
+        // The task's time limit, shared out over its chunks.
+        candidateTimeMs: (options.candidateTimeMs * inputs.length) / n,
+        onProgress: onCalls && ((done) => onCalls(before + done)),
+      });
+      // Calls made: the reference's (in the filter) and the candidates'; calls skipped once a
+      // budget or time limit was spent do not count.
       calls += inputs.length;
       for (const row of matrix.outcomes) {
         for (const o of row) if (o.kind !== 'timeout' || o.reason !== 'budget') calls++;
@@ -146,7 +139,7 @@ export const evaluateTask = async (
         (accumulators[k] as Accumulator).add({
           inputs,
           outcomes: outcomes.slice(p.from, p.to),
-          reference: referenceRun.reference,
+          reference,
         });
       });
       matrix.candidates.forEach((row, k) => {

@@ -52,6 +52,13 @@ export interface BenchOptions {
    * limit on every input cost minutes each. The reference is never limited. @defaultValue 1000
    */
   readonly candidateTimeMs?: number;
+  /**
+   * Largest output of a call, in bytes of its encoding. Inputs on which the reference's output
+   * is larger are dropped; a candidate's larger output is an error (`OutputTooLarge`). Outputs
+   * of megabytes (a product of factorials of a large n) cost the host more to compare than the
+   * calls cost to make. @defaultValue 65536
+   */
+  readonly maxOutputBytes?: number;
   /** Tasks measured at once (all models of a task run together). @defaultValue 2 */
   readonly jobs?: number;
   /** The report JSON; the checkpoint is `<out>.checkpoint`. @defaultValue 'crosscheck-bench.json' */
@@ -74,6 +81,7 @@ export interface ResolvedBenchOptions {
   readonly timeoutMs: number;
   readonly budgetMs: number;
   readonly candidateTimeMs: number;
+  readonly maxOutputBytes: number;
   readonly jobs: number;
   readonly out: string;
 }
@@ -174,6 +182,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
       'Pass e.g. --candidate-time-ms 1000.',
     );
   }
+  const maxOutputBytes = integer('max-output-bytes', options.maxOutputBytes, 65536, 2);
   return {
     data,
     models: names('models', options.models),
@@ -189,6 +198,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
     timeoutMs,
     budgetMs,
     candidateTimeMs,
+    maxOutputBytes,
     jobs: integer('jobs', options.jobs, 2, 1),
     out: resolve(options.out ?? DEFAULT_BENCH_OUT),
   };
@@ -211,4 +221,5 @@ export const fingerprintOf = (o: ResolvedBenchOptions): Record<string, string | 
   timeoutMs: o.timeoutMs,
   budgetMs: o.budgetMs,
   candidateTimeMs: o.candidateTimeMs,
+  maxOutputBytes: o.maxOutputBytes,
 });

@@ -1,5 +1,6 @@
 import { type Candidate, fromSources } from '../candidates/index.ts';
 import { isCrosscheckError } from '../errors/index.ts';
+import type { Outcome } from '../exec/index.ts';
 import type { Args } from '../inputs/gen-contract.ts';
 import { gen } from '../inputs/index.ts';
 import { decode, type Tagged } from '../values/index.ts';
@@ -18,6 +19,8 @@ export type TaskInputs =
       readonly language: BenchLanguage;
       readonly reference: Candidate;
       readonly inputs: readonly Args[];
+      /** The reference's outcome on each input, from the filter: it never runs twice. */
+      readonly referenceOutcomes: readonly Outcome[];
       readonly gen: string;
       /** Why fewer than n inputs came out; null when n did. */
       readonly shortfall: string | null;
@@ -77,7 +80,11 @@ export const taskInputs = async (
         language: language === 'python' ? 'python' : 'javascript',
         signature: options.profile === 'typed' ? usableSignature(task.signature) : undefined,
       })
-      .withReference(reference as Candidate, { timeoutMs: options.timeoutMs, budgetMs: options.budgetMs });
+      .withReference(reference as Candidate, {
+        timeoutMs: options.timeoutMs,
+        budgetMs: options.budgetMs,
+        maxOutputBytes: options.maxOutputBytes,
+      });
     const report = await source.generateWithReport(options.n, {
       seed: subSeed(options.seed, task.taskId),
       signal,
@@ -90,6 +97,7 @@ export const taskInputs = async (
       language: language as BenchLanguage,
       reference: reference as Candidate,
       inputs: report.inputs,
+      referenceOutcomes: report.referenceOutcomes ?? [],
       gen: source.description,
       shortfall: report.shortfall,
     };

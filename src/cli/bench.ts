@@ -38,6 +38,9 @@ Options:
   --candidate-time-ms <ms>
                         time all of one candidate's calls on one task may take, slow ones
                         included, before the rest are skipped as unknown (default 1000)
+  --max-output-bytes <b>
+                        largest output of a call; inputs where the reference's is larger are
+                        dropped, a candidate's is an OutputTooLarge error (default 65536)
   --jobs <k>            tasks measured at once (default 2)
   --out <file>          report JSON (default ${DEFAULT_BENCH_OUT}); render it with crosscheck report
   -h, --help            this help
@@ -83,6 +86,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
       'timeout-ms': { type: 'string' },
       'budget-ms': { type: 'string' },
       'candidate-time-ms': { type: 'string' },
+      'max-output-bytes': { type: 'string' },
       jobs: { type: 'string' },
       out: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h' },
@@ -111,6 +115,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
     timeoutMs: number('timeout-ms', values['timeout-ms']),
     budgetMs: number('budget-ms', values['budget-ms']),
     candidateTimeMs: number('candidate-time-ms', values['candidate-time-ms']),
+    maxOutputBytes: number('max-output-bytes', values['max-output-bytes']),
     jobs: number('jobs', values.jobs),
     out: values.out,
   };

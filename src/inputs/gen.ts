@@ -84,9 +84,11 @@ const notJudged = (rejected: Record<string, number>): string => {
   const n = Object.entries(rejected)
     .filter(([reason]) => reason.includes('not run'))
     .reduce((sum, [, count]) => sum + count, 0);
+  const [top] = Object.entries(rejected).sort((a, b) => b[1] - a[1]);
+  const most = top === undefined ? '' : `; most often ${top[0]} (${top[1]})`;
   return n === 0
-    ? ''
-    : ` (${n} never ran: the reference spent its timeout budget on slow inputs; raise budgetMs/timeoutMs or narrow the inputs)`;
+    ? most
+    : ` (${n} never ran: the reference spent its timeout budget on slow inputs; raise budgetMs/timeoutMs or narrow the inputs)${most}`;
 };
 
 const checkCount = (n: unknown, where: string): number => {

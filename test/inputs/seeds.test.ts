@@ -147,6 +147,16 @@ describe('gen.fromSeeds, typed profile', () => {
     expect((await gen.fromSeeds([[[1]]]).generateWithReport(5, { seed: 1 })).referenceOutcomes).toBeNull();
   });
 
+  it('should name the most frequent rejection when it falls short', async () => {
+    const g = gen.fromSeeds([[1]], { profile: 'difftrust' }).withReference((n: number) => {
+      if (n !== 1) throw new TypeError('only one');
+      return n;
+    });
+    const report = await g.generateWithReport(20, { seed: 1, maxDraws: 200 });
+    expect(report.inputs).toEqual([[1]]);
+    expect(report.shortfall).toMatch(/; most often reference: error TypeError \(\d+\)$/);
+  });
+
   it('should drop inputs whose reference output is larger than maxOutputBytes', async () => {
     const g = gen
       .fromSeeds([[3], [300]], { profile: 'difftrust' })

@@ -11,6 +11,7 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadTasks } from '../src/bench/dataset.ts';
+import { usableSignature } from '../src/bench/task-inputs.ts';
 import { fromSources } from '../src/candidates/index.ts';
 import { closePythonWorkers } from '../src/exec/python/index.ts';
 import { type CrosscheckGen, gen } from '../src/inputs/index.ts';
@@ -38,17 +39,6 @@ const log = (line: string): void => {
 };
 
 const tasks = loadTasks(dataDir).slice(0, flags.limit ? Number(flags.limit) : undefined);
-
-/** A Python-style signature, when the task annotates every parameter (it types empty seed lists). */
-const usableSignature = (signature: string | undefined): string | undefined => {
-  if (!signature) return undefined;
-  try {
-    gen.fromSignature(signature);
-    return signature;
-  } catch {
-    return undefined;
-  }
-};
 
 const sourceFor = (task: (typeof tasks)[number]): CrosscheckGen =>
   gen.fromSeeds(

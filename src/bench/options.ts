@@ -117,6 +117,14 @@ const integer = (option: string, value: unknown, fallback: number, min: number):
   return value as number;
 };
 
+const milliseconds = (option: string, value: unknown, fallback: number): number => {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    invalid(option, 'must be a positive number of milliseconds', value, `Pass e.g. --${option} ${fallback}.`);
+  }
+  return value as number;
+};
+
 const oneOf = <T extends string>(option: string, value: unknown, allowed: readonly T[]): T | undefined => {
   if (value === undefined) return undefined;
   if (!allowed.includes(value as T)) {
@@ -160,28 +168,9 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
     invalid('out', 'must be a file path', options.out, `Pass e.g. --out ${DEFAULT_BENCH_OUT}.`);
   }
   const limit = options.limit === undefined ? null : integer('limit', options.limit, 10, 1);
-  const timeoutMs = options.timeoutMs ?? 250;
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    invalid(
-      'timeout-ms',
-      'must be a positive number of milliseconds',
-      timeoutMs,
-      'Pass e.g. --timeout-ms 250.',
-    );
-  }
-  const budgetMs = options.budgetMs ?? 500;
-  if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0) {
-    invalid('budget-ms', 'must be a positive number of milliseconds', budgetMs, 'Pass e.g. --budget-ms 500.');
-  }
-  const candidateTimeMs = options.candidateTimeMs ?? 1000;
-  if (typeof candidateTimeMs !== 'number' || !Number.isFinite(candidateTimeMs) || candidateTimeMs <= 0) {
-    invalid(
-      'candidate-time-ms',
-      'must be a positive number of milliseconds',
-      candidateTimeMs,
-      'Pass e.g. --candidate-time-ms 1000.',
-    );
-  }
+  const timeoutMs = milliseconds('timeout-ms', options.timeoutMs, 250);
+  const budgetMs = milliseconds('budget-ms', options.budgetMs, 500);
+  const candidateTimeMs = milliseconds('candidate-time-ms', options.candidateTimeMs, 1000);
   const maxOutputBytes = integer('max-output-bytes', options.maxOutputBytes, 65536, 2);
   return {
     data,

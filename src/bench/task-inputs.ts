@@ -39,8 +39,8 @@ export const subSeed = (seed: number, ...names: readonly string[]): number => {
 export const languageOf = (task: DatasetTask, options: ResolvedBenchOptions): BenchLanguage | string =>
   options.language ?? task.language;
 
-/** The signature, when it parses: it types what the seeds leave open (empty seed lists). */
-const usableSignature = (signature: string | undefined): string | undefined => {
+/** The signature, when it parses: it types what the seeds leave open (empty seed lists). @internal */
+export const usableSignature = (signature: string | undefined): string | undefined => {
   if (!signature) return undefined;
   try {
     gen.fromSignature(signature);

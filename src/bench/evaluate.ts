@@ -1,6 +1,6 @@
 import { type Candidate, fromSources } from '../candidates/index.ts';
 import { isCrosscheckError } from '../errors/index.ts';
-import { type Outcome, run } from '../exec/index.ts';
+import { BUDGET_SPENT, type Outcome, run } from '../exec/index.ts';
 // The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
 import { Accumulator, equivalenceClasses, meanOf, semanticEntropy } from '../measure/index.ts';
@@ -19,9 +19,6 @@ const DELTA = 0.05;
 
 /** Inputs per run: each chunk's outputs are analysed and dropped, so memory stays bounded when candidates return large values. */
 const CHUNK = 200;
-
-/** Outcome of a candidate that no longer runs because its timeout budget is spent. */
-const BUDGET_SPENT: Outcome = { kind: 'timeout', reason: 'budget', ms: 0 };
 
 /** What one run of a task over several models returns. @internal */
 export interface TaskOutcome {

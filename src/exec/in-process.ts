@@ -2,7 +2,7 @@ import type { FunctionCandidate } from '../candidates/types.ts';
 import { toErrorInfo } from '../errors/index.ts';
 import { createCodec, type Tagged } from '../values/codec-core.ts';
 import type { Backend, RowJob, RunContext } from './backend.ts';
-import type { Outcome } from './outcome.ts';
+import { BUDGET_SPENT, type Outcome } from './outcome.ts';
 
 const codec = createCodec();
 
@@ -57,7 +57,7 @@ export const inProcessBackend: Backend = {
         if (ctx.signal?.aborted) return;
         if (performance.now() - started > candidateTimeMs) {
           stats.budgetSpent = true;
-          for (; i < ctx.inputs.length; i++) ctx.record(row, i, { kind: 'timeout', reason: 'budget', ms: 0 });
+          for (; i < ctx.inputs.length; i++) ctx.record(row, i, BUDGET_SPENT);
           break;
         }
         const args = codec.decode(ctx.inputs[i] as Tagged) as unknown[];

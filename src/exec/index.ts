@@ -5,6 +5,7 @@
 export type { CandidateRunStats, ExecLimits } from './backend.ts';
 export { closeSandboxPools } from './js/index.ts';
 export {
+  BUDGET_SPENT,
   type CrashOutcome,
   describeOutcome,
   type ErrorOutcome,

@@ -168,6 +168,12 @@ export const valueOutcomes = (): ((tagged: Tagged) => ValueOutcome) => {
   };
 };
 
+/**
+ * The outcome of a call skipped because its candidate spent its timeout budget or its time
+ * limit (`budgetMs`, `candidateTimeMs`). One shared, frozen object. @internal
+ */
+export const BUDGET_SPENT: TimeoutOutcome = Object.freeze({ kind: 'timeout', reason: 'budget', ms: 0 });
+
 /** Builds a value outcome from the wire form. @public */
 export const valueOutcome = (tagged: Tagged): ValueOutcome =>
   new LazyOutcome(null, tagged) as unknown as ValueOutcome;

@@ -1,6 +1,6 @@
 import type { Candidate, CandidateTags } from '../candidates/index.ts';
 import { CrosscheckError } from '../errors/index.ts';
-import type { Outcome } from '../exec/outcome.ts';
+import { BUDGET_SPENT, type Outcome } from '../exec/outcome.ts';
 import { type MatrixRow, run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
 import { hoeffdingInterval, type Interval } from '../stats/index.ts';
@@ -88,9 +88,6 @@ export interface Measurement<A extends Args = Args> {
 const CHUNK = 200;
 
 const WHERE = 'measure(task, candidates, options)';
-
-/** Outcome of a candidate that no longer runs because its timeout budget is spent. */
-const BUDGET_SPENT: Outcome = { kind: 'timeout', reason: 'budget', ms: 0 };
 
 /** Adds up the run statistics of the chunks, per candidate (rows of benched candidates stay as they were). */
 const mergeStats = (acc: readonly MatrixRow[], next: readonly MatrixRow[]): MatrixRow[] =>

@@ -1,5 +1,5 @@
 import type { CandidateRunStats, RunContext } from '../backend.ts';
-import { fromWireOutcome, type Outcome, textOutcome, type WireOutcome } from '../outcome.ts';
+import { BUDGET_SPENT, fromWireOutcome, type Outcome, textOutcome, type WireOutcome } from '../outcome.ts';
 import type { WorkerPool } from './pool.ts';
 import { encodeHostMessage, isWireOutcome } from './protocol.ts';
 import type { ExchangeEnd, WorkerProcess } from './worker-process.ts';
@@ -64,7 +64,7 @@ class SliceRunner {
       if (this.#ctx.signal?.aborted) return;
       if (this.#slice.budget.remainingMs <= 0 || this.#slice.time.remainingMs <= 0) {
         this.#stats.budgetSpent = true;
-        this.#recordAll({ kind: 'timeout', reason: 'budget', ms: 0 });
+        this.#recordAll(BUDGET_SPENT);
         return;
       }
       const range = this.#ranges.shift() as [number, number];

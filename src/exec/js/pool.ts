@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { SourceCandidate } from '../../candidates/types.ts';
 import type { Tagged } from '../../values/codec-core.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
-import { fromWireOutcome, type Outcome, type WireOutcome } from '../outcome.ts';
+import { BUDGET_SPENT, fromWireOutcome, type Outcome, type WireOutcome } from '../outcome.ts';
 import { PHASE, SLOT, SLOT_COUNT } from './harness.ts';
 import type { CandidatePayload, ChunkMessage, HostMessage, WorkerMessage } from './protocol.ts';
 import { workerSource } from './worker-source.ts';
@@ -214,10 +214,15 @@ export class JsSandboxPool {
     if (--run.pendingJobs === 0) run.resolve();
   }
 
-  /** Records an outcome for every input of the job not yet recorded, and retires the job. */
-  #fillJob(job: Job, outcome: Outcome): void {
+  /** Records an outcome for every input of the job not yet recorded. */
+  #recordRest(job: Job, outcome: Outcome): void {
     for (let i = job.next; i < job.to; i++) job.rs.ctx.record(job.rs.row, i, outcome);
     job.next = job.to;
+  }
+
+  /** Records an outcome for every input of the job not yet recorded, and retires the job. */
+  #fillJob(job: Job, outcome: Outcome): void {
+    this.#recordRest(job, outcome);
     if (job.startedAt === 0) job.startedAt = performance.now();
     this.#finishJob(job);
   }
@@ -252,7 +257,7 @@ export class JsSandboxPool {
       }
       if (rs.budgetLeftMs <= 0 || rs.timeLeftMs <= 0) {
         rs.stats.budgetSpent = true;
-        this.#fillJob(job, { kind: 'timeout', reason: 'budget', ms: 0 });
+        this.#fillJob(job, BUDGET_SPENT);
         continue;
       }
       return job;
@@ -400,9 +405,7 @@ export class JsSandboxPool {
     if (job.next < job.to && !rs.run.aborted) {
       // The worker stopped early: the candidate's time limit ran out.
       rs.stats.budgetSpent = true;
-      for (let i = job.next; i < job.to; i++)
-        rs.ctx.record(rs.row, i, { kind: 'timeout', reason: 'budget', ms: 0 });
-      job.next = job.to;
+      this.#recordRest(job, BUDGET_SPENT);
     }
     const next = slot.jobs[0];
     if (next !== undefined) this.#began(slot, next);

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCandidates, loadTasks } from '../../src/bench/dataset.ts';
 import { closePythonWorkers } from '../../src/exec/python/index.ts';
 import { candidates, decode, defineTask, type OutcomeMatrix, run, type Tagged } from '../../src/index.ts';
@@ -8,8 +8,14 @@ const MODEL = 'gpt_4o';
 const SAMPLES = 10;
 
 describe.skipIf(!requireData())('HumanEval through the Python runner', () => {
-  const tasks = loadTasks(humanevalDir());
-  const byTask = loadCandidates(humanevalDir(), MODEL);
+  // Loaded before the tests, not at collection: Vitest collects a skipped suite too, and without
+  // the data this file must skip, not fail.
+  let tasks: ReturnType<typeof loadTasks> = [];
+  let byTask: ReturnType<typeof loadCandidates> = new Map();
+  beforeAll(() => {
+    tasks = loadTasks(humanevalDir());
+    byTask = loadCandidates(humanevalDir(), MODEL);
+  });
 
   afterAll(() => closePythonWorkers());
 

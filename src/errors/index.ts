@@ -22,6 +22,7 @@ export type CrosscheckErrorCode =
   | 'UNSERIALIZABLE'
   | 'ABORTED'
   | 'RUNTIME_MISSING'
+  | 'ISOLATION_UNAVAILABLE'
   | 'INTERNAL';
 
 /** The one error class crosscheck throws for misuse and environment problems. */

@@ -1,0 +1,14 @@
+/**
+ * The OS boundary around untrusted candidates: which isolation a run uses, and how a worker
+ * process is started inside it (bubblewrap on Linux).
+ * @packageDocumentation
+ */
+export { BWRAP_ENV } from './bubblewrap.ts';
+export { type ConfinedCommand, type ConfineSpec, confine } from './confine.ts';
+export {
+  ISOLATION_ENV,
+  type IsolationMode,
+  type IsolationUsed,
+  resetIsolationProbe,
+  resolveIsolation,
+} from './mode.ts';

@@ -5,6 +5,7 @@ import type { Args } from '../inputs/gen-contract.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { encode, type Tagged } from '../values/codec.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
+import { type IsolationMode, type IsolationUsed, resolveIsolation } from './isolation/index.ts';
 import { type Outcome, valueOutcomes } from './outcome.ts';
 import { backendFor } from './select-backend.ts';
 
@@ -14,6 +15,12 @@ export interface RunOptions extends Partial<ExecLimits> {
   signal?: AbortSignal;
   /** Called as calls finish, with the number done and the total, for progress displays. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * How untrusted candidates (sources, commands) are confined: `'os'` (bubblewrap), `'process'`
+   * or `'auto'` (`'os'` when bubblewrap works here). See {@link IsolationMode}.
+   * @defaultValue `$CROSSCHECK_ISOLATION`, else `'auto'`
+   */
+  isolation?: IsolationMode;
 }
 
 /** One row of the matrix: who ran. @public */
@@ -39,6 +46,11 @@ export interface OutcomeMatrix {
   readonly reference: { readonly row: MatrixRow; readonly outcomes: readonly Outcome[] } | null;
   readonly durationMs: number;
   readonly limits: ExecLimits;
+  /**
+   * The isolation the untrusted candidates ran under (the weakest, if backends differ), or
+   * `'none'` when every row was a trusted in-process function.
+   */
+  readonly isolation: IsolationUsed;
 }
 
 const DEFAULTS: Omit<ExecLimits, 'timeoutMs' | 'candidateTimeMs'> = {
@@ -102,6 +114,19 @@ const DEFAULT_INVALID: Record<string, readonly string[]> = {
   python: ['ValueError'],
 };
 
+const STRENGTH: Record<IsolationUsed, number> = { none: 0, process: 1, os: 2 };
+
+const weakest = (used: readonly IsolationUsed[]): IsolationUsed =>
+  used.reduce((a, b) => (STRENGTH[b] < STRENGTH[a] ? b : a), 'os' as IsolationUsed);
+
+// Validates the option without probing the sandbox (nothing untrusted will run).
+const checkedProcessMode = (requested: IsolationMode | undefined): 'process' => {
+  if (requested !== undefined && requested !== 'auto' && requested !== 'os' && requested !== 'process') {
+    resolveIsolation(requested);
+  }
+  return 'process';
+};
+
 /**
  * Runs every candidate, and the task's reference, on every input. Never throws for a bad
  * candidate: compile errors, missing entries, hangs and crashes become outcomes. Throws a
@@ -138,6 +163,10 @@ export const run = async (
     );
   }
   const limits = resolveLimits(task, options);
+  const rows: Candidate[] = task.reference ? [...candidates, task.reference] : [...candidates];
+  const trusted = rows.every((c) => c.kind === 'function');
+  // Trusted functions need no sandbox: a run of them neither probes nor requires bubblewrap.
+  const isolationMode = trusted ? checkedProcessMode(options.isolation) : resolveIsolation(options.isolation);
   // Inputs of plain JSON data (the common case) are their own wire form: one native stringify
   // replaces encoding every value, and the tagged copy is parsed back only if someone reads it.
   let encoded: Tagged[] | null = null;
@@ -162,7 +191,6 @@ export const run = async (
     encoded ??= JSON.parse(inputsWire) as Tagged[];
     return encoded;
   };
-  const rows: Candidate[] = task.reference ? [...candidates, task.reference] : [...candidates];
   const outcomes: Outcome[][] = rows.map(() => new Array<Outcome>(inputs.length));
   const stats: CandidateRunStats[] = rows.map(() => ({
     durationMs: 0,
@@ -182,6 +210,7 @@ export const run = async (
     inputsWire,
     inputsKey: createHash('sha256').update(inputsWire).digest('hex').slice(0, 16),
     limits,
+    isolation: isolationMode,
     invalidNames: (c) => task.invalidInput ?? DEFAULT_INVALID[languageOf(c)] ?? [],
     signal: options.signal,
     valueOutcome: valueOutcomes(),
@@ -198,6 +227,13 @@ export const run = async (
     const backend = backendFor(candidate);
     byBackend.set(backend, [...(byBackend.get(backend) ?? []), { row, candidate }]);
   });
+  const isolation: IsolationUsed = trusted
+    ? 'none'
+    : weakest(
+        [...byBackend]
+          .filter(([, jobs]) => jobs.some((j) => j.candidate.kind !== 'function'))
+          .map(([backend]) => backend.isolation?.(isolationMode) ?? 'process'),
+      );
   const started = performance.now();
   const matrix = (): OutcomeMatrix => {
     const matrixRows: MatrixRow[] = rows.map((c, i) => ({
@@ -222,6 +258,7 @@ export const run = async (
         : null,
       durationMs: performance.now() - started,
       limits,
+      isolation,
     });
   };
   const abortError = (): CrosscheckError => {

@@ -55,6 +55,13 @@ export const resolveExecutable = (file: string, env: Readonly<Record<string, str
   return file;
 };
 
+/** Why `file` cannot be executed (as a spawn would report it), or null. @internal */
+export const executableProblem = (file: string, env: Readonly<Record<string, string>>): string | null => {
+  const path = resolveExecutable(file, env);
+  if (!isAbsolute(path) || !existsSync(path)) return 'the executable was not found';
+  return isExecutable(path) ? null : 'the executable is not executable';
+};
+
 const isWithin = (child: string, parent: string): boolean => {
   const rel = relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));

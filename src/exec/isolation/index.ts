@@ -3,7 +3,7 @@
  * process is started inside it (bubblewrap on Linux).
  * @packageDocumentation
  */
-export { BWRAP_ENV } from './bubblewrap.ts';
+export { BWRAP_ENV, executableProblem } from './bubblewrap.ts';
 export { type ConfinedCommand, type ConfineSpec, confine } from './confine.ts';
 export {
   ISOLATION_ENV,

@@ -5,7 +5,12 @@ import type { Args } from '../inputs/gen-contract.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { encode, type Tagged } from '../values/codec.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
-import { type IsolationMode, type IsolationUsed, resolveIsolation } from './isolation/index.ts';
+import {
+  combineIsolation,
+  type IsolationMode,
+  type IsolationUsed,
+  resolveIsolation,
+} from './isolation/index.ts';
 import { type Outcome, valueOutcomes } from './outcome.ts';
 import { backendFor } from './select-backend.ts';
 
@@ -113,11 +118,6 @@ const DEFAULT_INVALID: Record<string, readonly string[]> = {
   typescript: ['RangeError'],
   python: ['ValueError'],
 };
-
-const STRENGTH: Record<IsolationUsed, number> = { none: 0, process: 1, os: 2 };
-
-const weakest = (used: readonly IsolationUsed[]): IsolationUsed =>
-  used.reduce((a, b) => (STRENGTH[b] < STRENGTH[a] ? b : a), 'os' as IsolationUsed);
 
 // Validates the option without probing the sandbox (nothing untrusted will run).
 const checkedProcessMode = (requested: IsolationMode | undefined): 'process' => {
@@ -229,11 +229,10 @@ export const run = async (
   });
   const isolation: IsolationUsed = trusted
     ? 'none'
-    : weakest(
-        [...byBackend]
-          .filter(([, jobs]) => jobs.some((j) => j.candidate.kind !== 'function'))
-          .map(([backend]) => backend.isolation?.(isolationMode) ?? 'process'),
-      );
+    : [...byBackend]
+        .filter(([, jobs]) => jobs.some((j) => j.candidate.kind !== 'function'))
+        .map(([backend]) => backend.isolation?.(isolationMode) ?? 'process')
+        .reduce(combineIsolation, 'none');
   const started = performance.now();
   const matrix = (): OutcomeMatrix => {
     const matrixRows: MatrixRow[] = rows.map((c, i) => ({

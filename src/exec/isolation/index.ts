@@ -6,6 +6,7 @@
 export { BWRAP_ENV, executableProblem } from './bubblewrap.ts';
 export { type ConfinedCommand, type ConfineSpec, confine } from './confine.ts';
 export {
+  combineIsolation,
   ISOLATION_ENV,
   type IsolationMode,
   type IsolationUsed,

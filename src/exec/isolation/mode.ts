@@ -22,6 +22,19 @@ export type IsolationMode = 'auto' | 'os' | 'process';
  */
 export type IsolationUsed = 'os' | 'process' | 'none';
 
+const STRENGTH: Record<IsolationUsed, number> = { none: 0, process: 1, os: 2 };
+
+/**
+ * What two runs together ran under: the weaker isolation, where `'none'` (nothing untrusted ran)
+ * adds nothing. For combining chunks of a measure, or backends of a run.
+ * @public
+ */
+export const combineIsolation = (a: IsolationUsed, b: IsolationUsed): IsolationUsed => {
+  if (a === 'none') return b;
+  if (b === 'none') return a;
+  return STRENGTH[a] <= STRENGTH[b] ? a : b;
+};
+
 /** Environment variable that sets the default isolation (`os`, `process` or `auto`). */
 export const ISOLATION_ENV = 'CROSSCHECK_ISOLATION';
 

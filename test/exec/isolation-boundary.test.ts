@@ -38,6 +38,7 @@ interface EscapeReport {
   writes: Record<string, Attempt>;
   signalHost: Attempt;
   network: Record<string, Attempt>;
+  fills: Record<string, Attempt>;
   uid: number;
   cwd: string;
 }
@@ -87,6 +88,8 @@ const escapeFrom = async (
     port,
     hosts: hostAddresses(),
     writeTargets: [...outsideTargets, script, inside],
+    // Only inside the sandbox: under 'process' these would be the host's own folders.
+    fillTargets: mode === 'os' ? ['/tmp/fill', '/dev/shm/fill', '/fill', '/dev/fill'] : [],
     readTargets: [join(PROJECT, 'package.json'), join(homedir(), '.bashrc'), '/etc/shadow', '/etc/hostname'],
   });
   const confined = confine(
@@ -150,6 +153,13 @@ describe.skipIf(!osAvailable)("isolation 'os': an escaped candidate", () => {
     expect(readFileSync(join(workdir, 'inside.txt'), 'utf8')).toBe('escaped');
     for (const target of outsideTargets) expect(existsSync(target), target).toBe(false);
     expect(report.writes[script]).toMatchObject({ ok: false, error: 'EROFS' });
+    // Its memory-backed folders are capped or read-only: it cannot fill the host's RAM.
+    expect(report.fills).toEqual({
+      '/tmp/fill': { ok: false, error: 'ENOSPC' },
+      '/dev/shm/fill': { ok: false, error: 'ENOSPC' },
+      '/fill': { ok: false, error: 'EROFS' },
+      '/dev/fill': { ok: false, error: 'EROFS' },
+    });
     expect(readFileSync(script, 'utf8')).toBe(original);
     // No route to the host: neither its loopback nor its addresses.
     for (const [host, attempt] of Object.entries(report.network)) expect(attempt.ok, host).toBe(false);

@@ -19,6 +19,11 @@ export interface SandboxLayout {
   readonly env: Readonly<Record<string, string>>;
 }
 
+// Its in-memory folders are small: what a candidate writes there is host RAM. Files beyond this
+// belong in the workdir (and the Python harness caps each file at 64 MiB there).
+const TMP_BYTES = String(64 * 1024 * 1024);
+const SHM_BYTES = String(16 * 1024 * 1024);
+
 // The sandbox's user: the conventional unprivileged `nobody`, mapped to the caller outside.
 const NOBODY = '65534';
 
@@ -147,6 +152,12 @@ export const bubblewrapArgs = (
     '/proc',
     '--dev',
     '/dev',
+    '--size',
+    SHM_BYTES,
+    '--tmpfs',
+    '/dev/shm',
+    '--size',
+    TMP_BYTES,
     '--tmpfs',
     '/tmp',
   ];
@@ -155,11 +166,9 @@ export const bubblewrapArgs = (
     if (!existsSync(path)) continue;
     out.push('--ro-bind', realpathSync(path), resolve(path));
   }
-  if (layout.workdir) {
-    out.push('--bind', layout.workdir, layout.workdir, '--chdir', layout.workdir);
-  } else {
-    out.push('--chdir', '/');
-  }
+  if (layout.workdir) out.push('--bind', layout.workdir, layout.workdir);
+  // bwrap's own root and /dev are unbounded tmpfs: read-only once every mount point exists.
+  out.push('--remount-ro', '/dev', '--remount-ro', '/', '--chdir', layout.workdir ?? '/');
   out.push('--clearenv');
   for (const [name, value] of Object.entries(layout.env)) out.push('--setenv', name, value);
   out.push('--', executable, ...args);

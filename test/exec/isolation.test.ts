@@ -1,3 +1,7 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { resetIsolationProbe } from '../../src/exec/isolation/index.ts';
 import { closePythonWorkers } from '../../src/exec/python/index.ts';
@@ -142,5 +146,55 @@ describe.skipIf(!osAvailable)("isolation: 'os' with bubblewrap", () => {
 
     // Assert
     expect(matrix.isolation).toBe('process');
+  });
+
+  it('should leave no worker behind when the host is killed while a candidate loops with its alarm ignored', async () => {
+    // Arrange: a host process runs a hostile candidate through an interpreter path unique to
+    // this test, so its processes can be told apart from every other worker on the machine.
+    const dir = mkdtempSync(join(tmpdir(), 'crosscheck-orphan-'));
+    const real = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
+      encoding: 'utf8',
+    }).trim();
+    symlinkSync(real, join(dir, 'python3'));
+    const source = readFileSync(
+      join(import.meta.dirname, '..', 'fixtures', 'python-hostile', 'ignore_alarm.py'),
+      'utf8',
+    );
+    writeFileSync(
+      join(dir, 'host.mts'),
+      [
+        `import { candidates, defineTask, run } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'src', 'index.ts'))};`,
+        `const cs = candidates.fromSources([${JSON.stringify(source)}], { language: 'python', entry: 'f' });`,
+        `await run(defineTask({ name: 'f', timeoutMs: 600000 }), cs, [[1]], { isolation: 'os' });`,
+      ].join('\n'),
+    );
+    const host = spawn(process.execPath, ['--import', 'tsx', join(dir, 'host.mts')], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { ...process.env, CROSSCHECK_PYTHON: join(dir, 'python3') },
+      stdio: 'ignore',
+    });
+    const running = (): number =>
+      readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid) && pid !== String(host.pid))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(dir);
+          } catch {
+            return false;
+          }
+        }).length;
+    const until = async (done: () => boolean): Promise<boolean> => {
+      for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+      return done();
+    };
+    // bwrap, its init and the worker itself.
+    expect(await until(() => running() >= 3)).toBe(true);
+
+    // Act
+    host.kill('SIGKILL');
+
+    // Assert
+    expect(await until(() => running() === 0)).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -368,5 +368,6 @@ export const parseRecord = (input: string | unknown): CrosscheckRecord => {
       { where },
     );
   }
-  return r as CrosscheckRecord;
+  // Records written before the isolation field existed say nothing about it.
+  return (Object.hasOwn(r, 'isolation') ? r : { ...r, isolation: null }) as CrosscheckRecord;
 };

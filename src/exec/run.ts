@@ -7,6 +7,7 @@ import { encode, type Tagged } from '../values/codec.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
 import { type Outcome, valueOutcomes } from './outcome.ts';
 import { backendFor } from './select-backend.ts';
+import { uniqueLabels } from './unique-labels.ts';
 
 /** Options of {@link run}. All optional. @public */
 export interface RunOptions extends Partial<ExecLimits> {
@@ -199,9 +200,10 @@ export const run = async (
     byBackend.set(backend, [...(byBackend.get(backend) ?? []), { row, candidate }]);
   });
   const started = performance.now();
+  const labels = uniqueLabels(rows.map((c) => c.label));
   const matrix = (): OutcomeMatrix => {
     const matrixRows: MatrixRow[] = rows.map((c, i) => ({
-      label: c.label,
+      label: labels[i] as string,
       id: c.id,
       tags: c.tags,
       stats: stats[i] as CandidateRunStats,

@@ -39,7 +39,7 @@ const ESM_ONLY_ROOTS = ['execa'];
 const bundleEsmOnlyDeps = (id: string, importer: string | undefined): boolean =>
   ESM_ONLY_ROOTS.includes(id) ||
   // Whatever a bundled package imports is bundled with it (builtins stay external).
-  (importer !== undefined && importer.includes('/node_modules/') && !id.startsWith('node:'));
+  (importer?.includes('/node_modules/') === true && !id.startsWith('node:'));
 
 export default defineConfig({
   entry: {

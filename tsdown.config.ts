@@ -29,6 +29,18 @@ const writeVitest5Declarations = async (outDir: string): Promise<void> => {
   }
 };
 
+/**
+ * Packages that ship only ESM (execa and what it imports). Jest's default runtime loads the CJS
+ * build with its own `require`, which cannot load ESM, and a lazy `import()` fails there too
+ * without `--experimental-vm-modules`; so the CJS build carries them inside. The ESM build keeps
+ * them as ordinary dependencies.
+ */
+const ESM_ONLY_ROOTS = ['execa'];
+const bundleEsmOnlyDeps = (id: string, importer: string | undefined): boolean =>
+  ESM_ONLY_ROOTS.includes(id) ||
+  // Whatever a bundled package imports is bundled with it (builtins stay external).
+  (importer?.includes('/node_modules/') === true && !id.startsWith('node:'));
+
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
@@ -39,7 +51,10 @@ export default defineConfig({
     'vitest-reporter': 'reporter/vitest.ts',
     'jest-reporter': 'reporter/jest.ts',
   },
-  format: ['esm', 'cjs'],
+  format: {
+    esm: {},
+    cjs: { deps: { alwaysBundle: bundleEsmOnlyDeps, skipNodeModulesBundle: false } },
+  },
   dts: true,
   platform: 'node',
   target: 'node20',

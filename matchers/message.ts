@@ -17,8 +17,17 @@ export interface MessageParts {
   /** More labelled lines (Error, Classes, Unknown), printed as they come. */
   readonly details?: ReadonlyArray<readonly [label: string, value: string]>;
   readonly witness?: WitnessRecord | null;
-  /** The replay recipe: the seed and the option that reproduces the run. */
-  readonly replay?: { readonly seed: number; readonly option: string } | null;
+  /**
+   * The replay recipe: the seed, the arguments before the options as the hint line names them
+   * (`candidates`, `0.1, candidates`) and the options object that reproduces the run.
+   */
+  readonly replay?: {
+    readonly seed: number;
+    readonly args: string;
+    readonly option: string;
+    /** Options that still apply when the witness is the only input (e.g. `maxError: 0`). */
+    readonly witnessOption?: string;
+  } | null;
   readonly hints?: readonly string[];
 }
 
@@ -47,7 +56,8 @@ const witnessLines = (w: WitnessRecord, label: (name: string) => string): string
  */
 export const formatMessage = (ctx: MatcherContext, parts: MessageParts): string => {
   const names = ['Expected', 'Received', 'Witness', 'Replay', ...(parts.details ?? []).map(([name]) => name)];
-  const label = labeller(Math.max(...names.map((n) => n.length)) + 2);
+  const width = Math.max(...names.map((n) => n.length)) + 2;
+  const label = labeller(width);
   const hint = ctx.utils.matcherHint(parts.matcher, parts.receivedName, parts.expectedName, {
     isNot: ctx.isNot,
     promise: ctx.promise,
@@ -64,8 +74,17 @@ export const formatMessage = (ctx: MatcherContext, parts: MessageParts): string 
   ];
   if (parts.witness) blocks.push(witnessLines(parts.witness, label));
   if (parts.replay) {
-    const witness = parts.witness ? `; the witness alone: { inputs: [${parts.witness.input}] }` : '';
-    blocks.push([`${label('Replay')}seed ${parts.replay.seed}: pass ${parts.replay.option}${witness}`]);
+    // Statements the user can paste into the test (named as in the hint line above): the same
+    // run by its seed, and the witness alone as the only input.
+    const { args, option, witnessOption } = parts.replay;
+    const call = (options: string) =>
+      `await expect(${parts.receivedName})${ctx.isNot ? '.not' : ''}.${parts.matcher}(${args}, ${options});`;
+    const lines = [`${label('Replay')}${call(option)}`];
+    if (parts.witness)
+      lines.push(
+        `${' '.repeat(width)}${call(`{ inputs: [${parts.witness.input}]${witnessOption ? `, ${witnessOption}` : ''} }`)}  // the witness alone`,
+      );
+    blocks.push(lines);
   }
   if (parts.hints?.length) blocks.push(parts.hints.map((h, i) => `Hint ${i + 1}: ${h}`));
   return blocks.map((b) => b.join('\n')).join('\n\n');

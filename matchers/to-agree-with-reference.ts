@@ -101,7 +101,12 @@ export async function toAgreeWithReference(
             ]
           : [],
       witness: record.witness,
-      replay: { seed: m.seed, option: `{ seed: ${m.seed}, n: ${m.n} }` },
+      replay: {
+        seed: m.seed,
+        args: 'task',
+        option: `{ seed: ${m.seed}, n: ${m.n}, maxError: ${maxError} }`,
+        witnessOption: `maxError: ${maxError}`,
+      },
     });
   return { pass, message, record };
 }

@@ -75,7 +75,11 @@ export async function toBeCoherentAcross(
       received: received(d),
       details: d.unknownCells > 0 ? [['Unknown', `${d.unknownCells} timeouts or crashes, excluded`]] : [],
       witness: record.witness,
-      replay: { seed: d.seed, option: `{ seed: ${d.seed} }` },
+      replay: {
+        seed: d.seed,
+        args: 'candidates',
+        option: `{ seed: ${d.seed}, epsilon: ${d.epsilon}, delta: ${d.delta} }`,
+      },
       hints: hints(d, this.isNot),
     });
   return { pass, message, record };

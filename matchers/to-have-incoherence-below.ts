@@ -99,7 +99,11 @@ export async function toHaveIncoherenceBelow(
       received: estimateText(m, confidence),
       details: details(m),
       witness: record.witness,
-      replay: { seed: m.seed, option: `{ seed: ${m.seed}, n: ${m.n} }` },
+      replay: {
+        seed: m.seed,
+        args: `${bound}, candidates`,
+        option: `{ seed: ${m.seed}, n: ${m.n}${confidence === 0.95 ? '' : `, confidence: ${confidence}`} }`,
+      },
       hints:
         i && (this.isNot ? i.upper >= bound && !above : i.estimate < bound && !below)
           ? [

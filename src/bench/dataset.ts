@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CrosscheckError } from '../errors/index.ts';
+import { encode } from '../values/codec.ts';
 import type { Tagged } from '../values/codec-core.ts';
+import { literalCallArgs } from './python-literal.ts';
 
 /**
  * Datasets on disk in the format of `shared/data/README.md`: `tasks.jsonl.gz` and
@@ -24,6 +26,8 @@ export interface DatasetTask {
   readonly test: string | undefined;
   /** Language of candidates and reference; Python unless the task says otherwise. */
   readonly language: string;
+  /** Why crosscheck cannot run this task (reported for it; the others still run), or undefined. */
+  readonly problem?: string | undefined;
   readonly raw: Readonly<Record<string, unknown>>;
 }
 
@@ -70,10 +74,124 @@ const seedsOf = (raw: Record<string, unknown>): Tagged[] => {
   });
 };
 
+/**
+ * EvalPlus (HumanEval+, MBPP+) keeps inputs as JSON argument lists in `base_input` and
+ * `plus_input`. JSON has one number type, so an integral float (`1.0`) arrives as an int.
+ */
+const jsonSeedsOf = (raw: Record<string, unknown>): Tagged[] => {
+  const lists = [raw.base_input, raw.plus_input].filter(Array.isArray) as unknown[][];
+  const out: Tagged[] = [];
+  for (const list of lists) {
+    for (const args of list) {
+      if (!Array.isArray(args)) continue;
+      try {
+        out.push(encode(args) as Tagged);
+      } catch {
+        // An argument list the codec cannot carry is skipped; the others still seed.
+      }
+    }
+  }
+  return out;
+};
+
+/** MBPP keeps inputs only in `test_list` assertions: their literal arguments, where readable. */
+const testListSeedsOf = (raw: Record<string, unknown>, entry: string): Tagged[] => {
+  const tests = Array.isArray(raw.test_list) ? raw.test_list.filter((t) => typeof t === 'string') : [];
+  return tests.map((t) => literalCallArgs(t, entry)).filter((a): a is Tagged[] => a !== null);
+};
+
+/** MBPP names no entry point: the first function its `code` defines that the tests call. */
+const mbppEntryOf = (raw: Record<string, unknown>): string | undefined => {
+  const code = str(raw.code);
+  const tests = Array.isArray(raw.test_list)
+    ? raw.test_list.filter((t) => typeof t === 'string').join('\n')
+    : '';
+  if (!code || !tests) return undefined;
+  const defined = [...code.matchAll(/^def\s+([A-Za-z_]\w*)\s*\(/gm)].map((m) => m[1] as string);
+  return defined.find((name) => new RegExp(`(?<![\\w.])${name}\\s*\\(`).test(tests));
+};
+
+/**
+ * The reference's source: `ground_truth_code` (this project's format), MBPP's `code`, or
+ * HumanEval's `prompt` + `canonical_solution` (the solution there is only the function body).
+ */
+const referenceOf = (raw: Record<string, unknown>, entry: string): string | undefined => {
+  const own = str(raw.ground_truth_code) ?? str(raw.code);
+  if (own) return own;
+  const solution = str(raw.canonical_solution);
+  if (!solution) return undefined;
+  if (new RegExp(`^def\\s+${entry}\\s*\\(`, 'm').test(solution)) return solution;
+  const prompt = str(raw.prompt);
+  return prompt ? prompt + solution : undefined;
+};
+
+/** A LiveCodeBench-style task: a program fed on stdin, or a method of `class Solution`. */
+const livecodebenchProblem = (raw: Record<string, unknown>): string | undefined => {
+  if (raw.question_id === undefined && raw.public_test_cases === undefined) return undefined;
+  const cases = str(raw.public_test_cases) ?? JSON.stringify(raw.public_test_cases ?? '');
+  const kind = /"testtype"\s*:\s*"functional"/.test(cases)
+    ? 'a method of class Solution (functional)'
+    : 'a stdin/stdout program';
+  return `a LiveCodeBench-style task is ${kind}; crosscheck bench calls a plain function (entry_point) on argument tuples and has no runner for it`;
+};
+
+const describeId = (x: unknown): string => (x === undefined ? 'no task_id' : `task_id ${JSON.stringify(x)}`);
+
+/** One line of tasks.jsonl as a task; throws for what no task can lack (its id). */
+const parseTask = (raw: Record<string, unknown>, path: string, line: number): DatasetTask => {
+  const rawId = raw.task_id ?? raw.question_id;
+  const taskId =
+    typeof rawId === 'string' && rawId !== ''
+      ? rawId
+      : typeof rawId === 'number' && Number.isSafeInteger(rawId)
+        ? String(rawId)
+        : undefined;
+  if (taskId === undefined) {
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `${path}: line ${line}: ${describeId(rawId)}; every task needs a task_id that is a non-empty string or an integer (MBPP's numbers are fine).`,
+    );
+  }
+  const lcb = livecodebenchProblem(raw);
+  const entryPoint = str(raw.entry_point) ?? str(raw.name) ?? mbppEntryOf(raw) ?? '';
+  const problem =
+    lcb ??
+    (entryPoint === ''
+      ? 'no entry point: give entry_point (or name), or MBPP-style code with a def that test_list calls'
+      : undefined);
+  const tagged = seedsOf(raw);
+  const seedInputs =
+    tagged.length > 0
+      ? tagged
+      : jsonSeedsOf(raw).length > 0
+        ? jsonSeedsOf(raw)
+        : testListSeedsOf(raw, entryPoint);
+  return Object.freeze({
+    taskId,
+    entryPoint,
+    signature: str(raw.signature),
+    description: str(raw.description) ?? str(raw.text) ?? str(raw.question_content),
+    prompt: str(raw.prompt),
+    groundTruthCode: entryPoint === '' ? undefined : referenceOf(raw, entryPoint),
+    seedInputs,
+    test: str(raw.test),
+    language: str(raw.language) ?? 'python',
+    problem,
+    raw,
+  });
+};
+
 const firstExisting = (dir: string, names: readonly string[]): string | undefined =>
   names.map((n) => join(dir, n)).find((p) => existsSync(p));
 
-/** Reads `tasks.jsonl(.gz)` of a dataset directory. @public */
+/**
+ * Reads `tasks.jsonl(.gz)` of a dataset directory: this project's format, and as they come from
+ * their sources MBPP (numeric ids, `code`, `test_list`), HumanEval and EvalPlus HumanEval+ / MBPP+
+ * (`prompt` + `canonical_solution`, `base_input`). A task crosscheck cannot run (LiveCodeBench's
+ * stdin programs, no entry point) loads with a `problem` that the benchmark reports for it.
+ * The fields are described by `docs/dataset.schema.json`.
+ * @public
+ */
 export const loadTasks = (dir: string): DatasetTask[] => {
   const path = firstExisting(dir, ['tasks.jsonl.gz', 'tasks.jsonl']);
   if (!path) {
@@ -82,27 +200,15 @@ export const loadTasks = (dir: string): DatasetTask[] => {
       `No tasks.jsonl.gz (or tasks.jsonl) in ${resolve(dir)}; point --data at a dataset directory.`,
     );
   }
-  return readJsonLines(path).map((raw) => {
-    const taskId = str(raw.task_id);
-    const entryPoint = str(raw.entry_point) ?? str(raw.name);
-    if (!taskId || !entryPoint) {
+  const rows = readJsonLines(path);
+  return rows.map((raw, i) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new CrosscheckError(
         'INVALID_INPUT',
-        `${path}: every task needs task_id and entry_point (or name); got ${JSON.stringify(raw).slice(0, 120)}.`,
+        `${path}: line ${i + 1}: expected a JSON object (one task per line), got ${JSON.stringify(raw).slice(0, 60)}.`,
       );
     }
-    return Object.freeze({
-      taskId,
-      entryPoint,
-      signature: str(raw.signature),
-      description: str(raw.description),
-      prompt: str(raw.prompt),
-      groundTruthCode: str(raw.ground_truth_code),
-      seedInputs: seedsOf(raw),
-      test: str(raw.test),
-      language: str(raw.language) ?? 'python',
-      raw,
-    });
+    return parseTask(raw, path, i + 1);
   });
 };
 
@@ -127,7 +233,8 @@ export const loadCandidates = (dir: string, model: string): Map<string, DatasetC
   }
   const out = new Map<string, DatasetCandidates>();
   for (const raw of readJsonLines(path)) {
-    const taskId = str(raw.task_id);
+    const id = raw.task_id;
+    const taskId = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : str(id);
     if (!taskId || !Array.isArray(raw.codes)) continue;
     out.set(taskId, { taskId, codes: raw.codes.filter((c): c is string => typeof c === 'string') });
   }

@@ -61,12 +61,18 @@ export const taskInputs = async (
   options: ResolvedBenchOptions,
   signal: AbortSignal | undefined,
 ): Promise<TaskInputs> => {
+  if (task.problem) return { ok: false, reason: task.problem };
   const language = languageOf(task, options);
   if (!(['python', 'javascript', 'typescript'] as const).includes(language as BenchLanguage)) {
     return { ok: false, reason: `language ${JSON.stringify(language)} has no runner; pass --language` };
   }
   if (!task.groundTruthCode) return { ok: false, reason: 'no ground_truth_code (the reference)' };
-  if (task.seedInputs.length === 0) return { ok: false, reason: 'no seed inputs (seed_inputs_tagged)' };
+  if (task.seedInputs.length === 0)
+    return {
+      ok: false,
+      reason:
+        'no seed inputs: give seed_inputs_tagged, EvalPlus base_input, or MBPP test_list asserts with literal arguments',
+    };
   try {
     const [reference] = fromSources([task.groundTruthCode], {
       language: language as BenchLanguage,

@@ -46,13 +46,26 @@ Options:
   -h, --help            this help
 `;
 
+/** The example each number option's error suggests: its default where it has one (as in BENCH_USAGE). */
+const NUMBER_EXAMPLES: Readonly<Record<string, number>> = {
+  limit: 10,
+  m: 10,
+  n: 1000,
+  seed: 1,
+  'timeout-ms': 250,
+  'budget-ms': 500,
+  'candidate-time-ms': 1000,
+  'max-output-bytes': 65536,
+  jobs: 2,
+};
+
 const number = (option: string, raw: string | undefined): number | undefined => {
   if (raw === undefined) return undefined;
   const x = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(x)) {
     throw new CrosscheckError(
       'INVALID_OPTION',
-      `crosscheck bench: --${option} must be a number, got ${JSON.stringify(raw)}. Pass e.g. --${option} 10.`,
+      `crosscheck bench: --${option} must be a number, got ${JSON.stringify(raw)}. Pass e.g. --${option} ${NUMBER_EXAMPLES[option] ?? 1}.`,
       { where: `crosscheck bench --${option}` },
     );
   }

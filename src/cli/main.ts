@@ -1,20 +1,47 @@
 #!/usr/bin/env node
 /** The `crosscheck` command. */
+import { readFileSync } from 'node:fs';
 import { isCrosscheckError } from '../errors/index.ts';
 import { BENCH_USAGE, runBenchCommand } from './bench.ts';
 import { REPORT_USAGE, reportCommand } from './report.ts';
 
 const USAGE = `Usage: crosscheck <command>
 
+Options:
+  --version, -v   print the version
+
 Commands:
   report   render saved reports, or merge shard reports (crosscheck report --help)
   bench    measure models on a dataset directory without oracles (crosscheck bench --help)
 `;
 
+/**
+ * The version of the installed package, read from its package.json: the bin runs from dist/ (one
+ * level down) when installed and from src/cli/ (two levels) in this repository.
+ */
+const packageVersion = (): string => {
+  for (const up of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'crosscheck' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // Not this level; try the next.
+    }
+  }
+  return 'unknown';
+};
+
 const main = (argv: readonly string[]): number | Promise<number> => {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h') {
     process.stdout.write(USAGE);
+    return 0;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   if (command === 'report') return reportCommand(rest);

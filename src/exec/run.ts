@@ -13,6 +13,7 @@ import {
 } from './isolation/index.ts';
 import { type Outcome, valueOutcomes } from './outcome.ts';
 import { backendFor } from './select-backend.ts';
+import { uniqueLabels } from './unique-labels.ts';
 
 /** Options of {@link run}. All optional. @public */
 export interface RunOptions extends Partial<ExecLimits> {
@@ -234,9 +235,10 @@ export const run = async (
         .map(([backend]) => backend.isolation?.(isolationMode) ?? 'process')
         .reduce(combineIsolation, 'none');
   const started = performance.now();
+  const labels = uniqueLabels(rows.map((c) => c.label));
   const matrix = (): OutcomeMatrix => {
     const matrixRows: MatrixRow[] = rows.map((c, i) => ({
-      label: c.label,
+      label: labels[i] as string,
       id: c.id,
       tags: c.tags,
       stats: stats[i] as CandidateRunStats,

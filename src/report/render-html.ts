@@ -1,16 +1,6 @@
 import { GLYPHS } from './figures.ts';
-import {
-  checkName,
-  classesText,
-  errorCell,
-  estimate,
-  isolationText,
-  num,
-  pacText,
-  pct,
-  ratio,
-  rhoStrength,
-} from './format.ts';
+import { isolationText, num, pct, ratio, rhoStrength } from './format.ts';
+import { checksSection, TABLE_STYLE } from './html-table.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport } from './report.ts';
 import type { Summary } from './summary.ts';
@@ -98,10 +88,14 @@ const rankingPlot = (summary: Summary): string => {
   )}<figcaption>Rank 1 is best. Spearman ρ = ${num(summary.ranking.spearman, 2)} (${e(rhoStrength(summary.ranking.spearman))}).</figcaption></figure>`;
 };
 
+/** Above this many checks the per-check bars would be a wall; the table shows classes per row. */
+const MAX_CLASS_BARS = 40;
+
 const classPlot = (summary: Summary): string => {
   const title = 'Class shares per check';
   const rows = summary.rows.filter((r) => r.classes.length > 0);
   if (rows.length === 0) return empty(title, 'no check recorded equivalence classes');
+  if (rows.length > MAX_CLASS_BARS) return '';
   return `<figure>${shareBars(
     rows.map((r) => ({
       label: `${r.task ?? r.test ?? '?'}${r.model ? ` · ${r.model}` : ''} · ${r.kind}`,
@@ -131,8 +125,11 @@ const suiteCards = (summary: Summary): string => {
   const cards = [
     card(String(s.checks), 'checks'),
     card(String(s.failedChecks), 'failed'),
-    card(String(s.tasks), 'tasks'),
-    card(String(s.flaggedTasks), 'flagged tasks'),
+    card(
+      String(s.distinctTasks),
+      s.tasks === s.distinctTasks ? 'tasks' : `tasks (${s.tasks} task × model pairs)`,
+    ),
+    card(String(s.flaggedTasks), s.tasks === s.distinctTasks ? 'flagged tasks' : 'flagged pairs'),
     card(num(s.meanIncoherence), 'mean incoherence'),
     card(num(s.meanErrorLowerBound), 'mean error lower bound'),
     card(isolationText(s), 'isolation'),
@@ -140,7 +137,10 @@ const suiteCards = (summary: Summary): string => {
   const r = s.references;
   if (r) {
     cards.push(
-      card(num(r.meanError), `mean error (${r.tasks} tasks with references)`),
+      card(
+        num(r.meanError),
+        `mean error (${r.tasks} ${s.tasks === s.distinctTasks ? 'tasks' : 'pairs'} with references)`,
+      ),
       card(pct(r.detectionRate), 'detection rate'),
       card(String(r.falsePositives), 'false positives'),
       card(num(r.undetectedMeanError), 'undetected mean error'),
@@ -149,25 +149,6 @@ const suiteCards = (summary: Summary): string => {
   }
   return `<div class="cards">${cards.join('')}</div>`;
 };
-
-const checksTable = (summary: Summary): string =>
-  htmlTable(
-    ['', 'task', 'model', 'test', 'check', 'm', 'n', 'Î ± ε', 'error', 'PAC', 'classes'],
-    summary.rows.map((r) => [
-      `<span class="${r.verdict}">${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail}</span>${r.disagreement ? ` <span class="flag" title="candidates disagree">${GLYPHS.flag}</span>` : ''}`,
-      e(r.task ?? GLYPHS.none),
-      e(r.model ?? GLYPHS.none),
-      `<span title="${e(r.file ?? '')}">${e(r.test ?? GLYPHS.none)}</span>`,
-      e(checkName(r)),
-      e(r.m === null ? GLYPHS.none : String(r.m)),
-      e(r.n === null ? GLYPHS.none : String(r.n)),
-      e(estimate(r.incoherence)),
-      e(errorCell(r)),
-      e(pacText(r.pac)),
-      e(classesText(r.classes, r.m)),
-    ]),
-    [5, 6],
-  );
 
 const modelsTable = (summary: Summary): string => {
   const ms = summary.ranking.models;
@@ -191,9 +172,11 @@ const modelsTable = (summary: Summary): string => {
 };
 
 /**
- * The report as one self-contained HTML page (inline CSS and SVG, no scripts, no network):
- * suite figures, error vs incoherence per task with the I = 2E line, the model ranking by error
- * vs by incoherence, class shares per check, and the tables.
+ * The report as one self-contained HTML page (inline CSS, SVG and script; nothing fetched):
+ * suite figures, the per-model table, error vs incoherence per task with the I = 2E line, the
+ * model ranking by error vs by incoherence, class shares per check (small runs), and the checks
+ * table: sortable, filterable (flagged, failed, model, task), paginated, each row expanding to
+ * its witness.
  * @public
  */
 export const renderHtml = (report: CrosscheckReport): string => {
@@ -205,11 +188,11 @@ export const renderHtml = (report: CrosscheckReport): string => {
       ? '<p>No crosscheck records in this run.</p>'
       : [
           suiteCards(summary),
+          modelsTable(summary),
           '<h2>Plots</h2>',
           `<div class="plots">${errorVsIncoherence(summary)}${rankingPlot(summary)}${classPlot(summary)}</div>`,
-          modelsTable(summary),
           '<h2>Checks</h2>',
-          `<div class="scroll">${checksTable(summary)}</div>`,
+          checksSection(summary),
         ].join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -217,7 +200,7 @@ export const renderHtml = (report: CrosscheckReport): string => {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>crosscheck report</title>
-<style>${STYLE}</style>
+<style>${STYLE}${TABLE_STYLE}</style>
 </head>
 <body>
 <h1>crosscheck report</h1>

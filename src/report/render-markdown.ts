@@ -31,7 +31,7 @@ const table = (
 
 const checks = (summary: Summary): string[] =>
   table(
-    ['', 'task', 'model', 'check', 'm', 'n', 'Î ± ε', 'error', 'PAC', 'classes'],
+    ['', 'task', 'model', 'check', 'm', 'n', 'Î ± ε', 'error', 'PAC', 'ρ', 'classes', 'seed'],
     summary.rows.map((r) => [
       `${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail}${r.disagreement ? ` ${GLYPHS.flag}` : ''}`,
       r.task ?? r.test ?? GLYPHS.none,
@@ -42,15 +42,46 @@ const checks = (summary: Summary): string[] =>
       estimate(r.incoherence),
       errorCell(r),
       pacText(r.pac),
+      r.spearman === null ? GLYPHS.none : num(r.spearman, 2),
       classesText(r.classes, r.m),
+      r.seed === null ? GLYPHS.none : String(r.seed),
     ]),
-    [4, 5],
+    [4, 5, 9, 11],
   );
+
+const MAX_WITNESSES = 50;
+
+/** The evidence of each check that has a witness: the input, each class's output, the reference. */
+const witnesses = (summary: Summary): string[] => {
+  const all = summary.rows.filter((r) => r.witnessDetail !== null);
+  if (all.length === 0) return [];
+  // Failed checks first; a job summary has a size limit, so long lists stop after MAX_WITNESSES.
+  const rows = [...all.filter((r) => r.verdict === 'fail'), ...all.filter((r) => r.verdict === 'pass')].slice(
+    0,
+    MAX_WITNESSES,
+  );
+  const more = all.length - rows.length;
+  const code = (text: string) => `\`${text.replace(/`/g, "'").replace(/\r?\n/g, ' ')}\``;
+  return [
+    '',
+    '### Witnesses',
+    '',
+    ...rows.flatMap((r) => {
+      const w = r.witnessDetail as NonNullable<typeof r.witnessDetail>;
+      return [
+        `- ${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail} ${cell(r.task ?? r.test ?? '?')}${r.model ? ` (${cell(r.model)})` : ''}, ${cell(checkName(r))}, seed ${r.seed ?? GLYPHS.none}: input ${code(w.input)}${w.reason ? ` (${cell(w.reason)})` : ''}`,
+        ...w.outputs.map((o) => `  - ${cell(o.labels.join(', '))} → ${code(o.outcome)}`),
+        ...(w.reference === null ? [] : [`  - reference → ${code(w.reference)}`]),
+      ];
+    }),
+    ...(more > 0 ? [`- … and ${more} more in the JSON and HTML reports`] : []),
+  ];
+};
 
 const suite = (summary: Summary): string[] => {
   const s = summary.suite;
   const lines = [
-    `- **${s.checks}** checks, **${s.failedChecks}** failed; **${s.tasks}** tasks, **${s.flaggedTasks}** flagged (candidates disagree)`,
+    `- **${s.checks}** checks, **${s.failedChecks}** failed; **${s.distinctTasks}** tasks${s.tasks !== s.distinctTasks ? ` (${s.tasks} task × model pairs)` : ''}, **${s.flaggedTasks}** ${s.tasks !== s.distinctTasks ? 'pairs ' : ''}flagged (candidates disagree)`,
     `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
     `- isolation: ${isolationText(s)}`,
   ];
@@ -58,7 +89,7 @@ const suite = (summary: Summary): string[] => {
   if (r) {
     lines.push(
       '',
-      `With references (${r.tasks} tasks):`,
+      `With references (${r.tasks} ${s.tasks === s.distinctTasks ? 'tasks' : 'task × model pairs'}):`,
       '',
       ...table(
         [
@@ -122,7 +153,7 @@ export const renderMarkdown = (report: CrosscheckReport): string => {
   if (missing.length) lines.push('', `> **Incomplete:** shards ${missing.join(', ')} are missing.`);
   if (summary.rows.length === 0)
     return `${[...lines, '', 'No crosscheck records in this run.'].join('\n')}\n`;
-  lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary));
+  lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary), ...witnesses(summary));
   const m = models(summary);
   if (m.length) lines.push('', ...m);
   return `${lines.join('\n')}\n`;

@@ -1,7 +1,7 @@
 import type { CandidateTags } from '../candidates/index.ts';
 import type { IsolationUsed } from '../exec/isolation/index.ts';
 import { averageRanks, spearman } from '../stats/index.ts';
-import type { ClassRecord, CrosscheckRecord, EstimateRecord, RecordKind } from './record.ts';
+import type { ClassRecord, CrosscheckRecord, EstimateRecord, RecordKind, WitnessRecord } from './record.ts';
 
 /**
  * Suite aggregation: records in, one summary out. Pure and order-independent (rows are sorted by
@@ -40,6 +40,10 @@ export interface CheckRow {
   readonly classes: readonly ClassRecord[];
   /** The shrunk witness input (tagged wire JSON), if any. */
   readonly witness: string | null;
+  /** The whole witness: input, each class's output on it, the reference's. */
+  readonly witnessDetail: WitnessRecord | null;
+  /** Spearman's ρ of a ranking check; null for other kinds. */
+  readonly spearman: number | null;
   readonly durationMs: number;
   /** What its untrusted candidates ran under; null when it ran no code or the record is older. */
   readonly isolation: IsolationUsed | null;
@@ -81,7 +85,12 @@ export interface ReferenceFigures {
 export interface SuiteFigures {
   readonly checks: number;
   readonly failedChecks: number;
+  /** (task, model) pairs: a task two models did counts twice. */
   readonly tasks: number;
+  /** Distinct task names. */
+  readonly distinctTasks: number;
+  /** Distinct `model` tags among the task points. */
+  readonly models: number;
   /** Tasks where candidates disagreed: some candidate is wrong, no oracle needed. */
   readonly flaggedTasks: number;
   readonly meanIncoherence: number | null;
@@ -192,6 +201,8 @@ export const checkRow = (r: CrosscheckRecord): CheckRow => ({
   ...(SIGNALS[r.kind] as (x: CrosscheckRecord) => ReturnType<(typeof SIGNALS)['coherence']>)(r),
   classes: r.classes,
   witness: r.witness?.input ?? null,
+  witnessDetail: r.witness ?? null,
+  spearman: r.kind === 'ranking' ? r.data.spearman : null,
   durationMs: r.timings.durationMs,
   isolation: r.isolation ?? null,
 });
@@ -336,6 +347,8 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
       checks: rows.length,
       failedChecks: rows.filter((r) => r.verdict === 'fail').length,
       tasks: points.length,
+      distinctTasks: new Set(points.map((p) => p.task)).size,
+      models: new Set(points.flatMap((p) => (p.model === null ? [] : [p.model]))).size,
       flaggedTasks: points.filter((p) => p.disagreement === true).length,
       meanIncoherence: mean(points.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]))),
       meanErrorLowerBound: mean(rows.flatMap((r) => (r.errorLowerBound === null ? [] : [r.errorLowerBound]))),

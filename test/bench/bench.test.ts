@@ -33,7 +33,8 @@ const jsonl = (path: string): Record<string, unknown>[] =>
 /** A small dataset in the shared format: the first tasks of HumanEval, two models, and a task without a reference. */
 const buildDataset = (dir: string): void => {
   const tasks = jsonl(join(humanevalDir(), 'tasks.jsonl.gz')).slice(0, TASKS);
-  const broken = { ...tasks[0], task_id: BROKEN, ground_truth_code: undefined };
+  // No reference in any form: neither ground_truth_code nor HumanEval's prompt + canonical_solution.
+  const broken = { ...tasks[0], task_id: BROKEN, ground_truth_code: undefined, canonical_solution: undefined };
   writeFileSync(join(dir, 'tasks.jsonl'), [...tasks, broken].map((t) => JSON.stringify(t)).join('\n'));
   const ids = new Set([...tasks.map((t) => t.task_id), BROKEN]);
   mkdirSync(join(dir, 'candidates'));

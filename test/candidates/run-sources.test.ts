@@ -227,3 +227,25 @@ describe('running trusted functions', () => {
     expect(matrix.candidates.map((c) => c.label)).toEqual(['add', 'add#0']);
   });
 });
+
+describe('labels within one run', () => {
+  it('should give two batches with the same tag distinct labels, first batch unchanged', async () => {
+    // Arrange: the same model tag twice (e.g. two prompts), and a label that already ends in ~2.
+    const first = fromSources(
+      ['function add(a, b) { return a + b; }', 'function add(a, b) { return b + a; }'],
+      {
+        language: 'javascript',
+        entry: 'add',
+        tags: { model: 'py' },
+      },
+    );
+    const second = fromSources(
+      ['function add(a, b) { return a - b; }', { source: 'function add() { return 0; }', label: 'py#0~2' }],
+      { language: 'javascript', entry: 'add', tags: { model: 'py' } },
+    );
+    // Act
+    const matrix = await run(task, [...first, ...second], [[1, 2]]);
+    // Assert
+    expect(matrix.candidates.map((c) => c.label)).toEqual(['py#0', 'py#1', 'py#0~3', 'py#0~2']);
+  });
+});

@@ -74,7 +74,9 @@ describe('Vitest fixture project', () => {
     );
     expect(records[0]!.test.file).toBe(join(fixtures, 'vitest-project', 'sum.spec.ts'));
     expect(rows[1]!.errors[0]).toContain('Witness:  [[101]]');
-    expect(rows[1]!.errors[0]).toContain('Replay:   seed 9: pass { seed: 9 }');
+    expect(rows[1]!.errors[0]).toContain(
+      'Replay:   await expect(task).toBeCoherentAcross(candidates, { seed: 9, epsilon: 0.05, delta: 0.05 });',
+    );
   });
 });
 

@@ -59,7 +59,8 @@ describe('toBeCoherentAcross', () => {
         capped → 100
         reference → 101
 
-      Replay:   seed 9: pass { seed: 9 }; the witness alone: { inputs: [[[101]]] }
+      Replay:   await expect(task).toBeCoherentAcross(candidates, { seed: 9, epsilon: 0.05, delta: 0.05 });
+                await expect(task).toBeCoherentAcross(candidates, { inputs: [[[101]]] });  // the witness alone
 
       Hint 1: A disagreement proves that at least one candidate is wrong on the witness, no reference needed (I ≤ 2E).
       Hint 2: To tolerate rare disagreement, assert a rate instead: toHaveIncoherenceBelow(bound, candidates)."
@@ -79,7 +80,7 @@ describe('toBeCoherentAcross', () => {
       Expected: a disagreement within N = 59 inputs
       Received: no disagreement in 59 inputs: incoherence ≤ 0.05 with confidence 0.95 (for these 2 candidates and this Gen)
 
-      Replay:   seed 42: pass { seed: 42 }
+      Replay:   await expect(task).not.toBeCoherentAcross(candidates, { seed: 42, epsilon: 0.05, delta: 0.05 });
 
       Hint 1: The candidates may still disagree on inputs this Gen rarely draws: a smaller epsilon runs more inputs."
     `);
@@ -148,7 +149,8 @@ describe('toHaveIncoherenceBelow', () => {
         capped → 100
         reference → 101
 
-      Replay:      seed 3: pass { seed: 3, n: 500 }; the witness alone: { inputs: [[[101]]] }"
+      Replay:      await expect(task).toHaveIncoherenceBelow(0.1, candidates, { seed: 3, n: 500 });
+                   await expect(task).toHaveIncoherenceBelow(0.1, candidates, { inputs: [[[101]]] });  // the witness alone"
     `);
   });
 
@@ -219,7 +221,8 @@ describe('toAgreeWithReference', () => {
         capped → 100
         reference → 101
 
-      Replay:   seed 4: pass { seed: 4, n: 200 }; the witness alone: { inputs: [[[101]]] }"
+      Replay:   await expect(candidate).toAgreeWithReference(task, { seed: 4, n: 200, maxError: 0 });
+                await expect(candidate).toAgreeWithReference(task, { inputs: [[[101]]], maxError: 0 });  // the witness alone"
     `);
   });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type CrosscheckRecord,
   createReport,
+  rankingRecord,
   renderHtml,
   renderMarkdown,
   renderTerminal,
@@ -143,10 +145,10 @@ describe('renderMarkdown', () => {
 
       ### Checks
 
-      |  | task | model | check | m | n | Î ± ε | error | PAC | classes |
-      | --- | --- | --- | --- | ---: | ---: | --- | --- | --- | --- |
-      | ✓ | max | beta | toHaveIncoherenceBelow | 3 | 100 | 0.000 ± 0.100 | 0.000 ± 0.100 | — | 3 |
-      | ✓ ⚑ | sum | beta | toHaveIncoherenceBelow | 3 | 100 | 0.400 ± 0.100 | 0.300 ± 0.100 | — | 2+1 |
+      |  | task | model | check | m | n | Î ± ε | error | PAC | ρ | classes | seed |
+      | --- | --- | --- | --- | ---: | ---: | --- | --- | --- | ---: | --- | ---: |
+      | ✓ | max | beta | toHaveIncoherenceBelow | 3 | 100 | 0.000 ± 0.100 | 0.000 ± 0.100 | — | — | 3 | 1 |
+      | ✓ ⚑ | sum | beta | toHaveIncoherenceBelow | 3 | 100 | 0.400 ± 0.100 | 0.300 ± 0.100 | — | — | 2+1 | 1 |
 
       ### Models
 
@@ -179,7 +181,9 @@ describe('renderHtml', () => {
     // Assert
     expect(html.match(/<svg /g)).toHaveLength(3);
     expect(html).toContain('I = 2E');
-    expect(html).not.toMatch(/<script|<link|src=|url\(/);
+    // One inline script (the checks table) and its data; nothing loaded from anywhere.
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html).not.toMatch(/<link|src=|url\(/);
     expect(html.replace(/xmlns="http:\/\/www\.w3\.org\/2000\/svg"/g, '')).not.toMatch(/https?:/);
   });
 
@@ -211,5 +215,58 @@ describe('renderHtml', () => {
     expect(html).toContain(
       'Model ranking: error vs incoherence: needs models (the `model` tag) with references',
     );
+  });
+});
+
+describe('reports keep the evidence', () => {
+  const witness = {
+    reason: 'candidates disagree' as const,
+    input: '[[101]]',
+    original: '[[160,189]]',
+    shrinkSteps: 3,
+    outputs: [
+      { labels: ['a#0', 'a#1'], kind: 'value', outcome: '101' },
+      { labels: ['a#2'], kind: 'value', outcome: '100' },
+    ],
+    reference: '101',
+  };
+  const records = (): CrosscheckRecord[] => [
+    {
+      ...coherence({ task: 'sum', model: 'a', incoherence: 0.3, error: 0.2, pass: false }),
+      seed: 9,
+      witness,
+    },
+    coherence({ task: 'sum', model: 'b', incoherence: 0, error: 0 }),
+    coherence({ task: 'max', model: 'a', incoherence: 0, error: 0 }),
+    coherence({ task: 'max', model: 'b', incoherence: 0, error: 0 }),
+    rankingRecord(
+      { spearman: 0.8, minSpearman: 0.5, items: ['a', 'b'], received: [1, 2], expected: [1, 2] },
+      { test: { file: 'r.spec.ts', name: 'ranks', matcher: 'toRankLike', negated: false }, pass: true },
+    ),
+  ];
+
+  it('should give the Markdown the witness, the seed, ρ and distinct tasks', () => {
+    // Act
+    const md = renderMarkdown(createReport(records(), { framework: 'vitest', shard: null }));
+    // Assert
+    expect(md).toContain('**2** tasks (4 task × model pairs), **1** pairs flagged');
+    expect(md).toContain('### Witnesses');
+    expect(md).toContain(
+      '- ✗ sum (a), toHaveIncoherenceBelow, seed 9: input `[[101]]` (candidates disagree)',
+    );
+    expect(md).toContain('  - a#2 → `100`');
+    expect(md).toContain('  - reference → `101`');
+    expect(md).toMatch(/\| toRankLike \|[^\n]*\| 0\.80 \|/);
+  });
+
+  it('should give the HTML table the witness, the seed and ρ as data', () => {
+    const html = renderHtml(createReport(records(), { framework: 'vitest', shard: null }));
+    expect(html).toContain('2</b><span>tasks (4 task × model pairs)');
+    const data = JSON.parse(
+      /<script type="application\/json" id="checks-data">([\s\S]*?)<\/script>/.exec(html)![1]!,
+    );
+    const failed = data.find((r: { v: string }) => r.v === 'fail');
+    expect(failed).toMatchObject({ t: 'sum', mo: 'a', s: 9, w: { input: '[[101]]', reference: '101' } });
+    expect(data.find((r: { c: string }) => r.c === 'toRankLike')).toMatchObject({ r: 0.8 });
   });
 });

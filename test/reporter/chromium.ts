@@ -23,7 +23,63 @@ export interface Shot {
  * Opens an HTML file in Debian's headless Chromium and screenshots it. Without Chromium the test
  * is skipped, except under CI, where it fails: CI must install it.
  */
-export const chromiumScreenshot = async (html: string, context: TestContext): Promise<Shot | null> => {
+/** Where and how big: a URL hash the page reads (`#flagged&open=0`), the window size. */
+export interface ShotOptions {
+  readonly hash?: string;
+  readonly width?: number;
+  readonly height?: number;
+}
+
+const chromiumArgs = (dir: string): string[] => [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-logging=stderr',
+  '--v=0',
+  `--user-data-dir=${join(dir, 'profile')}`,
+];
+
+/**
+ * The page's DOM after its scripts ran (`--dump-dom`), at the given window size and hash; null
+ * (and the test skipped) without Chromium, as for screenshots.
+ */
+export const chromiumDom = async (
+  html: string,
+  context: TestContext,
+  options: ShotOptions = {},
+): Promise<string | null> => {
+  const chromium = findChromium();
+  if (!chromium) {
+    if (process.env.CI)
+      throw new Error('chromium is not installed: run `apt-get install -y chromium` (Debian) in CI.');
+    context.skip('chromium is not installed (apt-get install -y chromium)');
+    return null;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'crosscheck-chromium-'));
+  const result = await execa(
+    chromium,
+    [
+      ...chromiumArgs(dir),
+      '--dump-dom',
+      `--window-size=${options.width ?? 1200},${options.height ?? 900}`,
+      `${pathToFileURL(html).href}${options.hash ?? ''}`,
+    ],
+    { reject: false, timeout: 90_000 },
+  );
+  if (result.exitCode !== 0) throw new Error(`chromium failed (exit ${result.exitCode}):\n${result.stderr}`);
+  return result.stdout;
+};
+
+export const chromiumScreenshot = async (
+  html: string,
+  context: TestContext,
+  options: ShotOptions = {},
+): Promise<Shot | null> => {
   const chromium = findChromium();
   if (!chromium) {
     if (process.env.CI)
@@ -48,8 +104,8 @@ export const chromiumScreenshot = async (html: string, context: TestContext): Pr
       '--v=0',
       `--user-data-dir=${join(dir, 'profile')}`,
       `--screenshot=${png}`,
-      '--window-size=1200,900',
-      pathToFileURL(html).href,
+      `--window-size=${options.width ?? 1200},${options.height ?? 900}`,
+      `${pathToFileURL(html).href}${options.hash ?? ''}`,
     ],
     { reject: false, timeout: 90_000, all: true },
   );

@@ -110,7 +110,8 @@ describe('Vitest reporter', () => {
 
   it('should write an HTML report that renders its plots in headless Chromium', async (context) => {
     // Act
-    const shot = await chromiumScreenshot(join(whole.out, 'report.html'), context);
+    // Tall enough for the class bars, below the models table and the two scatter plots.
+    const shot = await chromiumScreenshot(join(whole.out, 'report.html'), context, { height: 1800 });
     // Assert
     if (!shot) return;
     expect(shot.errors).toEqual([]);

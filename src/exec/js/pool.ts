@@ -280,8 +280,11 @@ export class JsSandboxPool {
         stackSizeMb: 4,
       },
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
+    // Output is dropped unread. Reading it (even `resume()`) refs the worker's internal port until
+    // the stream ends, which defeats `unref()` on idle workers and keeps a finished script alive;
+    // a destroyed stream is never read, and what an escaped candidate writes goes nowhere.
+    worker.stdout.destroy();
+    worker.stderr.destroy();
     slot.worker = worker;
     slot.ready = false;
     slot.inputsKeys = new Set();

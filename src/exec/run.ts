@@ -137,6 +137,8 @@ export const run = async (
       { where },
     );
   }
+  // Own properties only: a polluted Object.prototype (say `maxOutputBytes`) must not set a limit.
+  options = Object.assign(Object.create(null), options);
   const limits = resolveLimits(task, options);
   // Inputs of plain JSON data (the common case) are their own wire form: one native stringify
   // replaces encoding every value, and the tagged copy is parsed back only if someone reads it.

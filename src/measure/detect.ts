@@ -68,8 +68,10 @@ export const detect = async <A extends Args>(
 ): Promise<Detection<A>> => {
   const started = performance.now();
   const r = resolveCommon(WHERE, task, candidates, options, 2);
-  const epsilon = readProbability(WHERE, 'epsilon', options.epsilon, 0.05);
-  const delta = readProbability(WHERE, 'delta', options.delta, 0.05);
+  // Own properties only: a polluted Object.prototype must not set an option.
+  const own: typeof options = Object.assign(Object.create(null), options);
+  const epsilon = readProbability(WHERE, 'epsilon', own.epsilon, 0.05);
+  const delta = readProbability(WHERE, 'delta', own.delta, 0.05);
   const required = pacDetectionSamples(epsilon, delta);
   const inputs = await drawInputs(r, required);
   let inputsRun = 0;

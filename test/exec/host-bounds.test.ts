@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeWorkers } from '../../src/exec/command/index.ts';
+import { candidates, decode, defineTask, encode, measure, run } from '../../src/index.ts';
+
+/**
+ * The host against hostile bytes from its workers and hostile state in its own process. For each
+ * case: no throw out of run/measure, the culprit gets an outcome that says what happened, and
+ * every other candidate's results survive.
+ */
+const FORGER = join(import.meta.dirname, '..', 'fixtures', 'host-bounds', 'forger.mjs');
+const forged = (codes: string[]) =>
+  candidates.fromCommand(['node', FORGER], codes, { entry: 'f', language: 'forgery' });
+const task = defineTask({ name: 'f', timeoutMs: 2000 });
+
+afterAll(() => closeWorkers());
+
+describe('host bounds: what a worker sends', () => {
+  it('should turn a malformed tag from a worker into an error outcome, not a throw out of measure', async () => {
+    // Arrange
+    const cs = forged(['malformed', 'echo', 'echo']);
+
+    // Act
+    const result = await measure(task, cs, { inputs: [[1], [2], [3], [4]], shrink: false });
+    const matrix = await run(task, cs, [[1], [2]]);
+
+    // Assert
+    expect(result.disagreements).toBe(4);
+    expect(matrix.outcomes[0]?.map((o) => [o.kind, o.kind === 'error' ? o.name : null])).toEqual([
+      ['error', 'ProtocolError'],
+      ['error', 'ProtocolError'],
+    ]);
+    expect(matrix.outcomes[1]?.map((o) => (o.kind === 'value' ? o.value : o.kind))).toEqual([1, 2]);
+  });
+
+  it('should treat wire outcomes of the wrong shape as a protocol fault (crash), not a throw', async () => {
+    // Arrange
+    const cs = forged(['badwire', 'echo']);
+
+    // Act
+    const matrix = await run(task, cs, [[1], [2]]);
+
+    // Assert
+    expect(matrix.outcomes[0]?.map((o) => o.kind)).toEqual(['crash', 'crash']);
+    expect(matrix.outcomes[1]?.map((o) => (o.kind === 'value' ? o.value : o.kind))).toEqual([1, 2]);
+  });
+
+  it('should cut an endless reply line at the line cap, kill the worker and record a crash', async () => {
+    // Arrange: the line cap of a run is 2 x maxOutputBytes + 1 MiB = 3 MiB here.
+    const cs = forged(['endless', 'echo']);
+    const before = process.memoryUsage().rss;
+
+    // Act
+    const matrix = await run(task, cs, [[1]], { maxOutputBytes: 1024 * 1024, timeoutMs: 20_000 });
+
+    // Assert
+    const culprit = matrix.outcomes[0]?.[0];
+    expect(culprit?.kind).toBe('crash');
+    expect(culprit?.kind === 'crash' ? culprit.reason : '').toMatch(/line limit/);
+    expect(matrix.outcomes[1]?.[0]).toMatchObject({ kind: 'value', value: 1 });
+    // Without the cap the host buffers what the worker writes for 2 x timeoutMs (gigabytes).
+    expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
+  }, 60_000);
+});
+
+describe('host bounds: decoding and options', () => {
+  it.each([
+    [{ $tuple: 5 }],
+    [{ $dict: [[1]] }],
+    [{ $int: '12abc' }],
+    [{ $bytes: 'zz' }],
+    [{ $complex: [1] }],
+    [{ $object: [[1, 2]] }],
+    [{ $set: null }],
+  ])('should reject the malformed tagged value %j with a typed error', (tagged) => {
+    // Act
+    const attempt = () => decode(tagged as never);
+
+    // Assert
+    expect(attempt).toThrow(expect.objectContaining({ code: 'UNSERIALIZABLE' }));
+  });
+
+  it('should not let a polluted Object.prototype lift the encoder depth limit or set run limits', async () => {
+    // Arrange
+    let deep: unknown = 1;
+    for (let i = 0; i < 1500; i++) deep = [deep];
+    const proto = Object.prototype as Record<string, unknown>;
+
+    // Act
+    proto.maxDepth = 1e9;
+    proto.maxOutputBytes = 1;
+    let encodeError: unknown;
+    let matrix: Awaited<ReturnType<typeof run>>;
+    try {
+      try {
+        encode(deep);
+      } catch (error) {
+        encodeError = error;
+      }
+      matrix = await run(task, candidates.fromFunctions([(x: number) => [x, x]]), [[1]]);
+    } finally {
+      delete proto.maxDepth;
+      delete proto.maxOutputBytes;
+    }
+
+    // Assert
+    expect(encodeError).toMatchObject({ code: 'UNSERIALIZABLE' });
+    expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'value', tagged: [1, 1] });
+  });
+});

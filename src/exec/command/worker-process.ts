@@ -229,13 +229,18 @@ export class WorkerProcess {
       const line = this.#pending + rest.slice(0, nl);
       this.#pending = '';
       rest = rest.slice(nl + 1);
-      if (line.length > this.lineLimit) return this.#overflow(line.length);
+      if (line.length > this.lineLimit) {
+        this.#overflow(line.length);
+        return;
+      }
       if (line.trim() !== '') this.#listener?.(parseWorkerMessage(line));
       if (this.#overflowed) return;
       nl = rest.indexOf('\n');
     }
-    if (this.#pending.length + rest.length > this.lineLimit)
-      return this.#overflow(this.#pending.length + rest.length);
+    if (this.#pending.length + rest.length > this.lineLimit) {
+      this.#overflow(this.#pending.length + rest.length);
+      return;
+    }
     this.#pending += rest;
   }
 

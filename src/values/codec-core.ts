@@ -208,10 +208,10 @@ export function createCodec(): CodecCore {
     }
   };
 
-  const hasOwnProperty = ObjectCtor.prototype.hasOwnProperty;
+  const ownPropertyCheck = ObjectCtor.prototype.hasOwnProperty;
   const ownLimit = (limits: unknown, key: string, fallback: number): number => {
     if (limits === null || typeof limits !== 'object') return fallback;
-    if (!reflectApply(hasOwnProperty, limits, [key])) return fallback;
+    if (!reflectApply(ownPropertyCheck, limits, [key])) return fallback;
     const x = (limits as Record<string, unknown>)[key];
     return typeof x === 'number' && x > 0 ? x : fallback;
   };
@@ -416,7 +416,7 @@ export function createCodec(): CodecCore {
    */
   function check(t: unknown, depth = 0): string | null {
     if (t === null || typeof t === 'boolean' || typeof t === 'string') return null;
-    if (typeof t === 'number') return t === t && t !== INF && t !== NEG_INF ? null : 'a non-finite number';
+    if (typeof t === 'number') return !numberIsNaN(t) && t !== INF && t !== NEG_INF ? null : 'a non-finite number';
     if (typeof t !== 'object') return `a ${typeof t}`;
     if (depth > MAX_DECODE_DEPTH) return `nesting deeper than ${MAX_DECODE_DEPTH} levels`;
     const d = depth + 1;

@@ -416,7 +416,8 @@ export function createCodec(): CodecCore {
    */
   function check(t: unknown, depth = 0): string | null {
     if (t === null || typeof t === 'boolean' || typeof t === 'string') return null;
-    if (typeof t === 'number') return !numberIsNaN(t) && t !== INF && t !== NEG_INF ? null : 'a non-finite number';
+    if (typeof t === 'number')
+      return !numberIsNaN(t) && t !== INF && t !== NEG_INF ? null : 'a non-finite number';
     if (typeof t !== 'object') return `a ${typeof t}`;
     if (depth > MAX_DECODE_DEPTH) return `nesting deeper than ${MAX_DECODE_DEPTH} levels`;
     const d = depth + 1;

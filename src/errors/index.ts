@@ -22,6 +22,8 @@ export type CrosscheckErrorCode =
   | 'UNSERIALIZABLE'
   | 'ABORTED'
   | 'RUNTIME_MISSING'
+  | 'INVALID_REPORT'
+  | 'IO_ERROR'
   | 'INTERNAL';
 
 /** The one error class crosscheck throws for misuse and environment problems. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { CrosscheckError } from '../../errors/index.ts';
+import { ioError, withIo } from '../../errors/io.ts';
 import { PROTOCOL_VERSION, parseWorkerMessage, WORKER_ENV, type WorkerMessage } from './protocol.ts';
 
 /** How to start one kind of worker; workers with equal specs are interchangeable. @internal */
@@ -130,9 +131,16 @@ export class WorkerProcess {
   private constructor(spec: WorkerSpec) {
     installExitHook();
     this.spec = spec;
-    this.workdir = mkdtempSync(join(tmpdir(), 'crosscheck-worker-'));
+    this.workdir = withIo('create a worker directory in', tmpdir(), () =>
+      mkdtempSync(join(tmpdir(), 'crosscheck-worker-')),
+    );
     this.#progressFile = join(this.workdir, '.crosscheck-progress');
-    writeFileSync(this.#progressFile, Buffer.alloc(8));
+    try {
+      writeFileSync(this.#progressFile, Buffer.alloc(8));
+    } catch (error) {
+      rmSync(this.workdir, { recursive: true, force: true });
+      throw ioError(error, 'write', this.#progressFile);
+    }
     const [file, ...args] = spec.command;
     this.#sub = spawnWorker(file, args, this.workdir, scrubbedEnv(this.workdir, spec, this.#progressFile));
     this.#sub.catch(() => undefined);

@@ -98,6 +98,11 @@ class LazyOutcome {
     }
   }
 
+  /** Length of the JSON text not parsed yet, or null once parsed. */
+  get textLength(): number | null {
+    return this.#text === null ? null : this.#text.length;
+  }
+
   get kind(): 'value' | 'error' {
     this.#parse();
     return this.#broken === null ? 'value' : 'error';
@@ -188,6 +193,10 @@ export const BUDGET_SPENT: TimeoutOutcome = Object.freeze({ kind: 'timeout', rea
 /** Builds a value outcome from the wire form. @public */
 export const valueOutcome = (tagged: Tagged): ValueOutcome =>
   new LazyOutcome(null, tagged) as unknown as ValueOutcome;
+
+/** Length of a value outcome's JSON text while it is not parsed yet, else null. @internal */
+export const pendingTextLength = (o: Outcome): number | null =>
+  o instanceof LazyOutcome ? o.textLength : null;
 
 /** A value outcome from the JSON text a worker sent, parsed on first read (see {@link LazyOutcome}). @internal */
 export const textOutcome = (text: string): Outcome =>

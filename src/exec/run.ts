@@ -6,10 +6,11 @@ import { isTask, type Task } from '../task/index.ts';
 import { encode, type Tagged } from '../values/codec.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
 import { type Outcome, valueOutcomes } from './outcome.ts';
+import { type OutputBudgetOptions, outputBudget } from './output-budget.ts';
 import { backendFor } from './select-backend.ts';
 
 /** Options of {@link run}. All optional. @public */
-export interface RunOptions extends Partial<ExecLimits> {
+export interface RunOptions extends Partial<ExecLimits>, OutputBudgetOptions {
   /** Cancels the run; the promise rejects with a `CrosscheckError` (`ABORTED`) holding the partial matrix. */
   signal?: AbortSignal;
   /** Called as calls finish, with the number done and the total, for progress displays. */
@@ -175,6 +176,8 @@ export const run = async (
   }));
   const total = rows.length * inputs.length;
   let done = 0;
+  // Outputs past the row's or the run's output memory budget are kept as digests.
+  const budget = outputBudget(rows.length, options);
   const ctx: RunContext = {
     task,
     inputCount: inputs.length,
@@ -190,7 +193,7 @@ export const run = async (
     record(row, input, outcome) {
       const cells = outcomes[row] as Outcome[];
       if (cells[input] === undefined) done++;
-      cells[input] = outcome;
+      cells[input] = budget.admit(row, outcome);
       options.onProgress?.(done, total);
     },
     stats: (row) => stats[row] as CandidateRunStats,

@@ -88,9 +88,10 @@ export const detect = async <A extends Args>(
     for (let j = 0; j < slice.length; j++) {
       const cells = matrix.outcomes.map((row) => toCell(row[j] as never, r.rules));
       unknownCells += cells.filter((c) => c.key === null).length;
-      const { agree, total } = pairCounts(cells, r.rules.compare);
+      const { agree, total, undecided } = pairCounts(cells, r.rules.compare);
       inputsRun++;
-      if (total > 0) counted++;
+      // An input with undecided pairs (outputs kept only as digests) is no evidence of agreement.
+      if (total > 0 && undecided === 0) counted++;
       if (agree < total) {
         found = inputsRun - 1;
         break;

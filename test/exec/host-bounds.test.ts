@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeWorkers } from '../../src/exec/command/index.ts';
-import { candidates, decode, defineTask, encode, measure, run } from '../../src/index.ts';
+import { outcomeDigest } from '../../src/exec/output-budget.ts';
+import { candidates, decode, defineTask, describeOutcome, encode, measure, run } from '../../src/index.ts';
 
 /**
  * The host against hostile bytes from its workers and hostile state in its own process. For each
@@ -107,4 +109,86 @@ describe('host bounds: decoding and options', () => {
     expect(encodeError).toMatchObject({ code: 'UNSERIALIZABLE' });
     expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'value', tagged: [1, 1] });
   });
+});
+
+describe('host bounds: output memory budget', () => {
+  const long = (fill: string) => (x: number) => `${x}`.padEnd(10_000, fill);
+
+  it('should keep outputs past the row budget as digests that still compare exactly', async () => {
+    // Arrange: 10,000-character outputs, 25,000 characters kept per row.
+    const cs = candidates.fromFunctions([long('a'), long('a'), long('b')]);
+    const inputs = [[1], [2], [3], [4], [5]];
+
+    // Act
+    const matrix = await run(task, cs, inputs, { maxRowOutputBytes: 25_000 });
+    const result = await measure(task, cs, { inputs, shrink: false, run: { maxRowOutputBytes: 25_000 } });
+
+    // Assert
+    const digests = matrix.outcomes.map((row) => row.map((o) => outcomeDigest(o) !== null));
+    expect(digests[0]).toEqual([false, false, true, true, true]);
+    expect(describeOutcome(matrix.outcomes[0]?.[4] as never)).toMatch(/kept only as its digest sha256:/);
+    expect(result.disagreements).toBe(5);
+    expect(result.classes.map((c) => c.members)).toEqual([[0, 1], [2]]);
+    expect(result.unknown.inputs).toBe(0);
+  });
+
+  it('should charge the run budget across rows', async () => {
+    // Arrange
+    const cs = candidates.fromFunctions([long('a'), long('a')]);
+
+    // Act
+    const matrix = await run(task, cs, [[1], [2], [3]], { maxRunOutputBytes: 35_000 });
+
+    // Assert
+    const kept = matrix.outcomes.flat().filter((o) => outcomeDigest(o) === null).length;
+    expect(kept).toBe(3);
+  });
+
+  it('should leave a pair undecided, not disagreeing, when digests differ under a float tolerance', async () => {
+    // Arrange: 0.30000000000000004 and 0.3 agree within strict's relative 1e-9, but not by key.
+    const cs = candidates.fromFunctions([
+      (x: number) => Array(2000).fill(x * 0.1),
+      (x: number) => Array(2000).fill(x / 10),
+    ]);
+    const options = { inputs: [[3]], shrink: false } as const;
+
+    // Act
+    const whole = await measure(task, cs, options);
+    const digested = await measure(task, cs, { ...options, run: { maxRowOutputBytes: 0 } });
+    const custom = await measure(task, cs, {
+      ...options,
+      equality: () => true,
+      run: { maxRowOutputBytes: 0 },
+    });
+
+    // Assert
+    expect(whole).toMatchObject({ disagreements: 0, unknown: { inputs: 0 } });
+    expect(digested).toMatchObject({ disagreements: 0, unknown: { inputs: 1 } });
+    expect(custom).toMatchObject({ disagreements: 0, unknown: { inputs: 1 } });
+  });
+
+  it('should survive outputs that exceed its heap and keep every result', async () => {
+    // Arrange: 2 candidates x 300 inputs x 1 MB in a host with a 256 MB old space. Without the
+    // budget the host dies of heap exhaustion and every result is lost.
+    const script = join(import.meta.dirname, '..', 'fixtures', 'host-bounds', 'big-outputs.ts');
+
+    // Act
+    const result = await execa(
+      process.execPath,
+      ['--max-old-space-size=256', '--import', 'tsx', script, '300'],
+      {
+        reject: false,
+        timeout: 300_000,
+      },
+    );
+
+    // Assert
+    expect(result.exitCode, result.stderr.slice(-2000)).toBe(0);
+    const summary = JSON.parse(result.stdout) as {
+      rows: Array<{ kinds: string[]; digests: number; lastDigest: string }>;
+    };
+    expect(summary.rows.map((r) => r.kinds)).toEqual([['value'], ['value']]);
+    expect(summary.rows[0]?.digests).toBeGreaterThan(200);
+    expect(summary.rows[0]?.lastDigest).not.toBe(summary.rows[1]?.lastDigest);
+  }, 320_000);
 });

@@ -414,6 +414,34 @@ export function createCodec(): CodecCore {
    * enough (`{"$tuple": 5}` would make every later reader throw), so each tag's body is checked,
    * and nesting is bounded so that no recursive reader can overflow the stack.
    */
+  // Plain functions, not closures per node: the host checks every value a worker sends.
+  function checkValues(x: unknown, d: number): string | null {
+    if (!isArray(x)) return 'a tag whose body is not a list';
+    const a = x as unknown[];
+    for (let i = 0; i < a.length; i++) {
+      const item = a[i];
+      // Numbers and strings are most of any output: no call for them.
+      if (typeof item === 'string' || (typeof item === 'number' && item - item === 0)) continue;
+      const why = check(item, d);
+      if (why !== null) return why;
+    }
+    return null;
+  }
+
+  function checkPairs(x: unknown, stringKeys: boolean, d: number): string | null {
+    if (!isArray(x)) return 'a tag whose body is not a list';
+    const a = x as unknown[];
+    for (let i = 0; i < a.length; i++) {
+      const item = a[i];
+      if (!isArray(item) || (item as unknown[]).length !== 2) return 'a pair that is not a 2-item list';
+      const pair = item as unknown[];
+      if (stringKeys && typeof pair[0] !== 'string') return 'an $object key that is not a string';
+      const why = check(pair[0], d) ?? check(pair[1], d);
+      if (why !== null) return why;
+    }
+    return null;
+  }
+
   function check(t: unknown, depth = 0): string | null {
     if (t === null || typeof t === 'boolean' || typeof t === 'string') return null;
     if (typeof t === 'number')
@@ -421,24 +449,7 @@ export function createCodec(): CodecCore {
     if (typeof t !== 'object') return `a ${typeof t}`;
     if (depth > MAX_DECODE_DEPTH) return `nesting deeper than ${MAX_DECODE_DEPTH} levels`;
     const d = depth + 1;
-    const list = (x: unknown, each: (item: unknown) => string | null): string | null => {
-      if (!isArray(x)) return 'a tag whose body is not a list';
-      const a = x as unknown[];
-      for (let i = 0; i < a.length; i++) {
-        const why = each(a[i]);
-        if (why !== null) return why;
-      }
-      return null;
-    };
-    const values = (x: unknown): string | null => list(x, (item) => check(item, d));
-    const pairs = (x: unknown, stringKeys: boolean): string | null =>
-      list(x, (item) => {
-        if (!isArray(item) || (item as unknown[]).length !== 2) return 'a pair that is not a 2-item list';
-        const pair = item as unknown[];
-        if (stringKeys && typeof pair[0] !== 'string') return 'an $object key that is not a string';
-        return check(pair[0], d) ?? check(pair[1], d);
-      });
-    if (isArray(t)) return values(t);
+    if (isArray(t)) return checkValues(t, d);
     const keys = objectKeys(t);
     if (keys.length === 1 && TAGS[keys[0] as string] === true) {
       const tag = keys[0] as string;
@@ -447,12 +458,12 @@ export function createCodec(): CodecCore {
         case '$tuple':
         case '$set':
         case '$frozenset':
-          return values(body);
+          return checkValues(body, d);
         case '$dict':
         case '$map':
-          return pairs(body, false);
+          return checkPairs(body, false, d);
         case '$object':
-          return pairs(body, true);
+          return checkPairs(body, true, d);
         case '$float':
           return isFloatPart(body) ? null : 'a $float that is not a number, nan, inf, -inf or -0';
         case '$int':

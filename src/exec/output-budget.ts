@@ -83,6 +83,8 @@ const digestOf = (o: ValueOutcome, bytes: number): Outcome => {
 
 /** Size of a tagged value: characters of strings and keys plus a few per node. No recursion. */
 export const taggedSize = (t: Tagged): number => {
+  if (typeof t === 'string') return t.length + 2;
+  if (t === null || typeof t !== 'object') return 8;
   let size = 0;
   const stack: unknown[] = [t];
   while (stack.length > 0) {

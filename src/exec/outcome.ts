@@ -11,7 +11,12 @@ export type Outcome = ValueOutcome | InvalidOutcome | ErrorOutcome | TimeoutOutc
 /** @public */
 export type OutcomeKind = Outcome['kind'];
 
-/** The call returned normally. `value` is decoded on first read; `tagged` is the wire form. @public */
+/**
+ * The call returned normally. `value` is decoded on first read; `tagged` is the wire form. An
+ * output past the run's output memory budget (`maxRowOutputBytes`, `maxRunOutputBytes`) is kept
+ * only as a digest: `outcomeDigest(o)` returns it, and `tagged` and `value` are a string saying so.
+ * @public
+ */
 export interface ValueOutcome {
   readonly kind: 'value';
   readonly tagged: Tagged;

@@ -2,8 +2,11 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeWorkers } from '../../src/exec/command/index.ts';
+import type { Outcome } from '../../src/exec/outcome.ts';
 import { outcomeDigest } from '../../src/exec/output-budget.ts';
+import { outcomesAgree } from '../../src/fast-check/index.ts';
 import { candidates, decode, defineTask, describeOutcome, encode, measure, run } from '../../src/index.ts';
+import { comparator } from '../../src/values/index.ts';
 
 /**
  * The host against hostile bytes from its workers and hostile state in its own process. For each
@@ -191,4 +194,27 @@ describe('host bounds: output memory budget', () => {
     expect(summary.rows[0]?.digests).toBeGreaterThan(200);
     expect(summary.rows[0]?.lastDigest).not.toBe(summary.rows[1]?.lastDigest);
   }, 320_000);
+});
+
+describe('host bounds: digests in the fast-check bridge', () => {
+  it('should not call a pair of digests a disagreement when only a tolerance could decide it', async () => {
+    // Arrange
+    const cs = candidates.fromFunctions([
+      (x: number) => Array(2000).fill(x * 0.1),
+      (x: number) => Array(2000).fill(x / 10),
+      (x: number) => `${x}`.padEnd(10_000, 'a'),
+      (x: number) => `${x}`.padEnd(10_000, 'b'),
+    ]);
+    const matrix = await run(task, cs, [[3]], { maxRowOutputBytes: 0 });
+    const [floatA, floatB, textA, textB] = matrix.outcomes.map((row) => row[0] as Outcome);
+    const strict = comparator('strict');
+
+    // Act
+    const floats = outcomesAgree(floatA as Outcome, floatB as Outcome, strict);
+    const texts = outcomesAgree(textA as Outcome, textB as Outcome, strict);
+
+    // Assert
+    expect(matrix.outcomes.every((row) => outcomeDigest(row[0] as Outcome) !== null)).toBe(true);
+    expect([floats, texts]).toEqual([true, false]);
+  });
 });

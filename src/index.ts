@@ -49,6 +49,11 @@ export {
   valueOutcome,
   type WireOutcome,
 } from './exec/index.ts';
+export {
+  type IsolationMode,
+  type IsolationUsed,
+  resolveIsolation,
+} from './exec/isolation/index.ts';
 export { closePythonWorkers, configurePython, type PythonOptions } from './exec/python/index.ts';
 export {
   type Args,

@@ -1,6 +1,7 @@
 import { type Candidate, fromSources } from '../candidates/index.ts';
 import { isCrosscheckError } from '../errors/index.ts';
 import { BUDGET_SPENT, type Outcome, run } from '../exec/index.ts';
+import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
 // The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
 import { Accumulator, equivalenceClasses, meanOf, semanticEntropy } from '../measure/index.ts';
@@ -104,6 +105,7 @@ export const evaluateTask = async (
   // budget holds per task rather than per chunk.
   const spent = all.map(() => false);
   let calls = 0;
+  let isolation: IsolationUsed = 'none';
   try {
     const runTask = defineTask({ name: task.taskId, entry: task.entryPoint, timeoutMs: options.timeoutMs });
     for (let from = 0; from < n; from += CHUNK) {
@@ -124,6 +126,7 @@ export const evaluateTask = async (
       // Calls made: the reference's (in the filter) and the candidates'; calls skipped once a
       // budget or time limit was spent do not count.
       calls += inputs.length;
+      isolation = combineIsolation(isolation, matrix.isolation);
       for (const row of matrix.outcomes) {
         for (const o of row) if (o.kind !== 'timeout' || o.reason !== 'budget') calls++;
       }
@@ -193,6 +196,7 @@ export const evaluateTask = async (
       witness: null,
       classes: classes.map((c) => ({ labels: [...c.labels], share: c.share })),
       timings: { durationMs },
+      isolation,
       tokens: null,
       data: {
         estimator: options.estimator,

@@ -24,6 +24,7 @@ export type CrosscheckErrorCode =
   | 'RUNTIME_MISSING'
   | 'INVALID_REPORT'
   | 'IO_ERROR'
+  | 'ISOLATION_UNAVAILABLE'
   | 'INTERNAL';
 
 /** The one error class crosscheck throws for misuse and environment problems. */

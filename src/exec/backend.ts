@@ -1,6 +1,7 @@
 import type { Candidate } from '../candidates/types.ts';
 import type { Task } from '../task/index.ts';
 import type { Tagged } from '../values/codec-core.ts';
+import type { IsolationUsed } from './isolation/index.ts';
 import type { Outcome } from './outcome.ts';
 
 /** Per-candidate execution figures, reported beside the outcomes. @public */
@@ -48,6 +49,8 @@ export interface RunContext {
   /** A stable key of the input set, so workers can cache decoded inputs. */
   readonly inputsKey: string;
   readonly limits: ExecLimits;
+  /** The isolation untrusted candidates get in this run (`RunOptions.isolation`, resolved). */
+  readonly isolation: 'os' | 'process';
   /** Error class names that make an outcome `invalid`, per language of the candidate. */
   invalidNames(candidate: Candidate): readonly string[];
   readonly signal: AbortSignal | undefined;
@@ -68,4 +71,9 @@ export interface RowJob {
 export interface Backend {
   /** Runs every input of the context for each given row; resolves when all outcomes are recorded. */
   run(rows: readonly RowJob[], ctx: RunContext): Promise<void>;
+  /**
+   * The isolation its candidates actually get when the run resolved `mode`. Absent: `'process'`
+   * (the backend does not put its candidates behind the OS boundary).
+   */
+  isolation?(mode: 'os' | 'process'): IsolationUsed;
 }

@@ -5,6 +5,12 @@ import type { Args } from '../inputs/gen-contract.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { encode, type Tagged } from '../values/codec.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
+import {
+  combineIsolation,
+  type IsolationMode,
+  type IsolationUsed,
+  resolveIsolation,
+} from './isolation/index.ts';
 import { type Outcome, valueOutcomes } from './outcome.ts';
 import { type OutputBudgetOptions, outputBudget } from './output-budget.ts';
 import { backendFor } from './select-backend.ts';
@@ -15,6 +21,12 @@ export interface RunOptions extends Partial<ExecLimits>, OutputBudgetOptions {
   signal?: AbortSignal;
   /** Called as calls finish, with the number done and the total, for progress displays. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * How untrusted candidates (sources, commands) are confined: `'os'` (bubblewrap), `'process'`
+   * or `'auto'` (`'os'` when bubblewrap works here). See {@link IsolationMode}.
+   * @defaultValue `$CROSSCHECK_ISOLATION`, else `'auto'`
+   */
+  isolation?: IsolationMode;
 }
 
 /** One row of the matrix: who ran. @public */
@@ -40,6 +52,11 @@ export interface OutcomeMatrix {
   readonly reference: { readonly row: MatrixRow; readonly outcomes: readonly Outcome[] } | null;
   readonly durationMs: number;
   readonly limits: ExecLimits;
+  /**
+   * The isolation the untrusted candidates ran under (the weakest, if backends differ), or
+   * `'none'` when every row was a trusted in-process function.
+   */
+  readonly isolation: IsolationUsed;
 }
 
 const DEFAULTS: Omit<ExecLimits, 'timeoutMs' | 'candidateTimeMs'> = {
@@ -103,6 +120,14 @@ const DEFAULT_INVALID: Record<string, readonly string[]> = {
   python: ['ValueError'],
 };
 
+// Validates the option without probing the sandbox (nothing untrusted will run).
+const checkedProcessMode = (requested: IsolationMode | undefined): 'process' => {
+  if (requested !== undefined && requested !== 'auto' && requested !== 'os' && requested !== 'process') {
+    resolveIsolation(requested);
+  }
+  return 'process';
+};
+
 /**
  * Runs every candidate, and the task's reference, on every input. Never throws for a bad
  * candidate: compile errors, missing entries, hangs and crashes become outcomes. Throws a
@@ -141,6 +166,10 @@ export const run = async (
   // Own properties only: a polluted Object.prototype (say `maxOutputBytes`) must not set a limit.
   options = Object.assign(Object.create(null), options);
   const limits = resolveLimits(task, options);
+  const rows: Candidate[] = task.reference ? [...candidates, task.reference] : [...candidates];
+  const trusted = rows.every((c) => c.kind === 'function');
+  // Trusted functions need no sandbox: a run of them neither probes nor requires bubblewrap.
+  const isolationMode = trusted ? checkedProcessMode(options.isolation) : resolveIsolation(options.isolation);
   // Inputs of plain JSON data (the common case) are their own wire form: one native stringify
   // replaces encoding every value, and the tagged copy is parsed back only if someone reads it.
   let encoded: Tagged[] | null = null;
@@ -165,7 +194,6 @@ export const run = async (
     encoded ??= JSON.parse(inputsWire) as Tagged[];
     return encoded;
   };
-  const rows: Candidate[] = task.reference ? [...candidates, task.reference] : [...candidates];
   const outcomes: Outcome[][] = rows.map(() => new Array<Outcome>(inputs.length));
   const stats: CandidateRunStats[] = rows.map(() => ({
     durationMs: 0,
@@ -187,6 +215,7 @@ export const run = async (
     inputsWire,
     inputsKey: createHash('sha256').update(inputsWire).digest('hex').slice(0, 16),
     limits,
+    isolation: isolationMode,
     invalidNames: (c) => task.invalidInput ?? DEFAULT_INVALID[languageOf(c)] ?? [],
     signal: options.signal,
     valueOutcome: valueOutcomes(),
@@ -203,6 +232,12 @@ export const run = async (
     const backend = backendFor(candidate);
     byBackend.set(backend, [...(byBackend.get(backend) ?? []), { row, candidate }]);
   });
+  const isolation: IsolationUsed = trusted
+    ? 'none'
+    : [...byBackend]
+        .filter(([, jobs]) => jobs.some((j) => j.candidate.kind !== 'function'))
+        .map(([backend]) => backend.isolation?.(isolationMode) ?? 'process')
+        .reduce(combineIsolation, 'none');
   const started = performance.now();
   const matrix = (): OutcomeMatrix => {
     const matrixRows: MatrixRow[] = rows.map((c, i) => ({
@@ -227,6 +262,7 @@ export const run = async (
         : null,
       durationMs: performance.now() - started,
       limits,
+      isolation,
     });
   };
   const abortError = (): CrosscheckError => {

@@ -1,4 +1,5 @@
 import type { Candidate } from '../candidates/index.ts';
+import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
 import { run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
@@ -39,6 +40,8 @@ export interface Detection<A extends Args = Args> {
   /** Why the run is inconclusive. */
   readonly reason: string | null;
   readonly durationMs: number;
+  /** What the untrusted candidates ran under (`'none'`: only trusted functions ran). */
+  readonly isolation: IsolationUsed;
 }
 
 const WHERE = 'detect(task, candidates, options)';
@@ -78,6 +81,7 @@ export const detect = async <A extends Args>(
   let counted = 0;
   let unknownCells = 0;
   let found: number | null = null;
+  let isolation: IsolationUsed = 'none';
   for (
     let batch = FIRST_BATCH;
     inputsRun < inputs.length && found === null;
@@ -85,6 +89,7 @@ export const detect = async <A extends Args>(
   ) {
     const slice = inputs.slice(inputsRun, inputsRun + batch);
     const matrix = await run(task, candidates, slice, { ...r.run, signal: r.signal });
+    isolation = combineIsolation(isolation, matrix.isolation);
     for (let j = 0; j < slice.length; j++) {
       const cells = matrix.outcomes.map((row) => toCell(row[j] as never, r.rules));
       unknownCells += cells.filter((c) => c.key === null).length;
@@ -110,6 +115,7 @@ export const detect = async <A extends Args>(
     inputsRun,
     inputsCounted: counted,
     unknownCells,
+    isolation,
   };
   if (found !== null) {
     const witness = await buildWitness(r, inputs, found, 'candidates disagree');

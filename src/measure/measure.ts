@@ -1,5 +1,6 @@
 import type { Candidate, CandidateTags } from '../candidates/index.ts';
 import { CrosscheckError } from '../errors/index.ts';
+import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
 import { BUDGET_SPENT, type Outcome } from '../exec/outcome.ts';
 import { type MatrixRow, run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
@@ -79,6 +80,8 @@ export interface Measurement<A extends Args = Args> {
   readonly inputs: readonly A[];
   /** Who ran: labels, ids, tags and run statistics of each candidate. */
   readonly candidates: readonly MatrixRow[];
+  /** What the untrusted candidates ran under (`'none'`: only trusted functions ran). */
+  readonly isolation: IsolationUsed;
 }
 
 /**
@@ -142,6 +145,7 @@ export const measure = async <A extends Args>(
   const analysis = new Accumulator(candidates.length, r.rules, estimator, r.seed);
   let rows: readonly MatrixRow[] = [];
   let reference = false;
+  let isolation: IsolationUsed = 'none';
   // A candidate whose timeout budget ran out sits out the later chunks, so the budget holds per
   // measure, not per chunk.
   const spent = candidates.map(() => false);
@@ -166,6 +170,7 @@ export const measure = async <A extends Args>(
       if (row.stats.budgetSpent) spent[candidates.indexOf(active[k] as Candidate)] = true;
     });
     reference = matrix.reference !== null;
+    isolation = combineIsolation(isolation, matrix.isolation);
   }
   const labels = rows.map((c) => c.label);
 
@@ -221,5 +226,6 @@ export const measure = async <A extends Args>(
     durationMs: performance.now() - started,
     inputs,
     candidates: rows,
+    isolation,
   };
 };

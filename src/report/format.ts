@@ -1,6 +1,6 @@
 import { GLYPHS } from './figures.ts';
 import type { ClassRecord, EstimateRecord } from './record.ts';
-import type { CheckRow, PacVerdict } from './summary.ts';
+import type { CheckRow, PacVerdict, SuiteFigures } from './summary.ts';
 
 /** Number formatting shared by the renderers, so every format shows the same figures. */
 
@@ -24,6 +24,23 @@ export const errorCell = (row: CheckRow): string =>
     : row.errorLowerBound === null
       ? GLYPHS.none
       : `≥ ${num(row.errorLowerBound)}`;
+
+const ISOLATION_TEXT = {
+  os: 'os (bubblewrap sandbox)',
+  process: 'process (no OS boundary)',
+  none: 'none (trusted functions only)',
+  unknown: 'not recorded',
+} as const;
+
+/** The suite's isolation line: `os (bubblewrap sandbox)`, or each kind with its check count. */
+export const isolationText = (s: SuiteFigures): string => {
+  const kinds = (Object.keys(ISOLATION_TEXT) as Array<keyof typeof ISOLATION_TEXT>).filter(
+    (k) => (s.isolation[k] ?? 0) > 0,
+  );
+  if (kinds.length === 0) return GLYPHS.none;
+  if (kinds.length === 1) return ISOLATION_TEXT[kinds[0] as keyof typeof ISOLATION_TEXT];
+  return kinds.map((k) => `${ISOLATION_TEXT[k]}: ${s.isolation[k]} checks`).join(', ');
+};
 
 /** Milliseconds, rounded. Tests mask these. */
 export const ms = (d: number): string => `${Math.round(d)}ms`;

@@ -139,6 +139,8 @@ const common = obj({
   classes: arrayOf(obj({ labels: arrayOf(str), share: num })),
   timings: obj({ durationMs: num }),
   tokens: nullable(obj({ prompt: num, completion: num, costUsd: nullable(num) })),
+  // Absent in records written before the field existed.
+  isolation: (v, p) => (v === undefined ? null : nullable(oneOf('os', 'process', 'none'))(v, p)),
 });
 
 /**

@@ -1,5 +1,6 @@
 import type { CandidateTags } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
+import type { IsolationUsed } from '../exec/isolation/index.ts';
 import type { Detection, Measurement, Witness } from '../measure/index.ts';
 import type { Interval } from '../stats/index.ts';
 import { recordProblem } from './record-schema.ts';
@@ -157,6 +158,12 @@ export interface RecordBase<K extends RecordKind = RecordKind> {
   readonly witness: WitnessRecord | null;
   readonly classes: readonly ClassRecord[];
   readonly timings: { readonly durationMs: number };
+  /**
+   * What the untrusted candidates ran under: `'os'` (bubblewrap), `'process'` (no OS boundary),
+   * `'none'` (only trusted functions ran); null when the check ran no code (ranking) or the
+   * record predates the field.
+   */
+  readonly isolation: IsolationUsed | null;
   readonly tokens: {
     readonly prompt: number;
     readonly completion: number;
@@ -222,6 +229,7 @@ const base = <K extends RecordKind>(
   witness: fields.witness ?? null,
   classes: fields.classes ?? [],
   timings: fields.timings ?? { durationMs: 0 },
+  isolation: fields.isolation ?? null,
   tokens: fields.tokens ?? null,
   data,
 });
@@ -235,6 +243,7 @@ const fromMeasurement = (m: Measurement) => ({
   witness: witnessRecord(m.witness),
   classes: m.classes.map((c) => ({ labels: [...c.labels], share: c.share })),
   timings: { durationMs: m.durationMs },
+  isolation: m.isolation,
 });
 
 /** Record of an incoherence estimate against a bound. @public */
@@ -276,6 +285,7 @@ export const detectionRecord = (d: Detection, ctx: RecordContext): RecordBase<'d
       gen: d.gen,
       witness: witnessRecord(d.witness),
       timings: { durationMs: d.durationMs },
+      isolation: d.isolation,
     },
     {
       verdict: d.verdict,
@@ -367,5 +377,6 @@ export const parseRecord = (input: string | unknown): CrosscheckRecord => {
       { where },
     );
   }
-  return r as CrosscheckRecord;
+  // Records written before the isolation field existed say nothing about it.
+  return (Object.hasOwn(r, 'isolation') ? r : { ...r, isolation: null }) as CrosscheckRecord;
 };

@@ -4,6 +4,7 @@ import {
   classesText,
   errorCell,
   estimate,
+  isolationText,
   num,
   pacText,
   pct,
@@ -134,6 +135,7 @@ const suiteCards = (summary: Summary): string => {
     card(String(s.flaggedTasks), 'flagged tasks'),
     card(num(s.meanIncoherence), 'mean incoherence'),
     card(num(s.meanErrorLowerBound), 'mean error lower bound'),
+    card(isolationText(s), 'isolation'),
   ];
   const r = s.references;
   if (r) {

@@ -4,6 +4,7 @@ import {
   classesText,
   errorCell,
   estimate,
+  isolationText,
   num,
   pacText,
   pct,
@@ -51,6 +52,7 @@ const suite = (summary: Summary): string[] => {
   const lines = [
     `- **${s.checks}** checks, **${s.failedChecks}** failed; **${s.tasks}** tasks, **${s.flaggedTasks}** flagged (candidates disagree)`,
     `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
+    `- isolation: ${isolationText(s)}`,
   ];
   const r = s.references;
   if (r) {

@@ -6,6 +6,7 @@ import {
   classesText,
   errorCell,
   estimate,
+  isolationText,
   ms,
   num,
   pacText,
@@ -122,7 +123,11 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
   const s = summary.suite;
   const lines = flow(
     'Suite',
-    [`mean Î ${num(s.meanIncoherence)}`, `mean error lower bound ${num(s.meanErrorLowerBound)}`],
+    [
+      `mean Î ${num(s.meanIncoherence)}`,
+      `mean error lower bound ${num(s.meanErrorLowerBound)}`,
+      `isolation ${isolationText(s)}`,
+    ],
     width,
     c.bold,
   );

@@ -1,4 +1,5 @@
 import type { CandidateTags } from '../candidates/index.ts';
+import type { IsolationUsed } from '../exec/isolation/index.ts';
 import { averageRanks, spearman } from '../stats/index.ts';
 import type { ClassRecord, CrosscheckRecord, EstimateRecord, RecordKind } from './record.ts';
 
@@ -40,6 +41,8 @@ export interface CheckRow {
   /** The shrunk witness input (tagged wire JSON), if any. */
   readonly witness: string | null;
   readonly durationMs: number;
+  /** What its untrusted candidates ran under; null when it ran no code or the record is older. */
+  readonly isolation: IsolationUsed | null;
 }
 
 /**
@@ -85,6 +88,8 @@ export interface SuiteFigures {
   readonly meanErrorLowerBound: number | null;
   /** Null when no task has both an error estimate and a disagreement signal. */
   readonly references: ReferenceFigures | null;
+  /** Checks per isolation that ran (`os`, `process`, `none`; `unknown` for records without it). */
+  readonly isolation: Readonly<Partial<Record<IsolationUsed | 'unknown', number>>>;
 }
 
 /** One model in the ranking table (figure 1 of the incoherence paper). Rank 1 is best. @public */
@@ -188,6 +193,7 @@ export const checkRow = (r: CrosscheckRecord): CheckRow => ({
   classes: r.classes,
   witness: r.witness?.input ?? null,
   durationMs: r.timings.durationMs,
+  isolation: r.isolation ?? null,
 });
 
 const byText = (a: string | null, b: string | null): number =>
@@ -305,6 +311,17 @@ const modelRanking = (points: readonly TaskPoint[]): ModelRanking => {
   };
 };
 
+// Ranking checks run no code; other records without the field predate it.
+const isolationCounts = (rows: readonly CheckRow[]): SuiteFigures['isolation'] => {
+  const counts: Partial<Record<IsolationUsed | 'unknown', number>> = {};
+  for (const r of rows) {
+    if (r.kind === 'ranking') continue;
+    const key = r.isolation ?? 'unknown';
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+};
+
 /**
  * Aggregates the records of a run (or of merged shards) into the suite summary.
  * @param records - records in any order; rows come out in {@link sortRecords} order.
@@ -323,6 +340,7 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
       meanIncoherence: mean(points.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]))),
       meanErrorLowerBound: mean(rows.flatMap((r) => (r.errorLowerBound === null ? [] : [r.errorLowerBound]))),
       references: referenceFigures(points),
+      isolation: isolationCounts(rows),
     },
     points,
     ranking: modelRanking(points),

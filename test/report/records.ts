@@ -17,6 +17,7 @@ const base = {
   seed: 1,
   gen: 'test gen',
   witness: null,
+  isolation: 'os',
   tokens: null,
 } as const;
 

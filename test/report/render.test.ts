@@ -32,7 +32,7 @@ describe('renderTerminal', () => {
         ✓     sort  beta   toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
         ✓     sort  gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
 
-        Suite  mean Î 0.067 · mean error lower bound 0.022
+        Suite  mean Î 0.067 · mean error lower bound 0.022 · isolation os (bubblewrap sandbox)
         With references (9 tasks)  mean error 0.156 · detection rate 67% · false positives 0 · undetected mean error 0.071
           Spearman(error, Î) 0.71 (strong)
 
@@ -66,6 +66,7 @@ describe('renderTerminal', () => {
 
         Suite  mean Î 0.250
           mean error lower bound 0.075
+          isolation os (bubblewrap sandbox)
 
         Models (rank 1 = best)
         model  coherent  rank  correct  rank  mean error
@@ -132,6 +133,7 @@ describe('renderMarkdown', () => {
 
       - **2** checks, **0** failed; **2** tasks, **1** flagged (candidates disagree)
       - mean incoherence 0.200; mean error lower bound 0.075
+      - isolation: os (bubblewrap sandbox)
 
       With references (2 tasks):
 

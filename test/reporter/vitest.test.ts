@@ -44,7 +44,7 @@ describe('Vitest reporter', () => {
         ✗  ⚑  sum   beta   toHaveIncoherenceBelow  3  60  0.489 ± 0.175  0.244 ± 0.175  —           2+1      [...]ms
         ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.175  0.733 ± 0.175  —           2        [...]ms
 
-        Suite  mean Î 0.098 · mean error lower bound 0.026
+        Suite  mean Î 0.098 · mean error lower bound 0.026 · isolation none (trusted functions only)
         With references (6 tasks)  mean error 0.171 · detection rate 67% · false positives 0 · undetected mean error 0.183
           Spearman(error, Î) 0.47 (moderate)
 

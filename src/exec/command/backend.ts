@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import type { CommandCandidate } from '../../candidates/types.ts';
 import type { Backend, RowJob } from '../backend.ts';
 import { requirePosix } from './platform.ts';
@@ -8,12 +10,18 @@ import { type PreparedRow, runPrepared } from './schedule.ts';
 export const showCommand = (command: readonly string[]): string =>
   command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 
+// Under 'os' a worker reads only the files its command line names by absolute path (its script),
+// never their folders: a script at a project's root must not expose the project.
+const commandFiles = (command: readonly string[]): string[] =>
+  command.slice(1).filter((arg) => isAbsolute(arg) && existsSync(arg));
+
 /**
  * Runs `command` candidates: each executable is started as a pool of long-lived workers speaking
  * the protocol of `docs/protocol.md`, one pool per command line.
  * @internal
  */
 export const commandBackend: Backend = {
+  isolation: (mode) => mode,
   async run(rows: readonly RowJob[], ctx) {
     requirePosix('Command candidates');
     const prepared: PreparedRow[] = rows.map(({ row, candidate }) => {
@@ -21,6 +29,8 @@ export const commandBackend: Backend = {
       const pool = poolFor({
         command: c.command,
         memoryMb: ctx.limits.memoryMb,
+        isolation: ctx.isolation,
+        readOnly: commandFiles(c.command),
         label: `command (${c.language})`,
         fix: `Check that \`${showCommand(c.command)}\` runs on this machine and implements docs/protocol.md (it must write a "hello" line on fd 4 first).`,
       });

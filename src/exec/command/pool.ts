@@ -94,7 +94,7 @@ export class WorkerPool {
 const pools = new Map<string, WorkerPool>();
 
 const specKey = (spec: WorkerSpec, size: number): string =>
-  JSON.stringify([spec.command, spec.memoryMb, spec.env ?? {}, size]);
+  JSON.stringify([spec.command, spec.memoryMb, spec.env ?? {}, size, spec.isolation, spec.readOnly]);
 
 /** The shared pool for a spec. @internal */
 export const poolFor = (spec: WorkerSpec, size: number = defaultPoolSize()): WorkerPool => {

@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { CrosscheckError } from '../../errors/index.ts';
 import { ioError, withIo } from '../../errors/io.ts';
+import { confine, executableProblem } from '../isolation/index.ts';
 import { PROTOCOL_VERSION, parseWorkerMessage, WORKER_ENV, type WorkerMessage } from './protocol.ts';
 
 /** How to start one kind of worker; workers with equal specs are interchangeable. @internal */
@@ -24,6 +25,10 @@ export interface WorkerSpec {
    * host keeps them unparsed until read instead of validating each on arrival.
    */
   readonly trustedValues?: boolean;
+  /** `'os'`: the worker runs inside bubblewrap (see `src/exec/isolation`); `'process'` by default. */
+  readonly isolation?: 'os' | 'process';
+  /** Host paths the worker must read under `'os'` (the harness folder, a worker script). */
+  readonly readOnly?: readonly string[];
 }
 
 /** What a worker sent, or why it stopped talking. @internal */
@@ -89,8 +94,15 @@ const spawnWorker = (file: string, args: readonly string[], cwd: string, env: Re
 
 // Crash reasons name only the exit: what a candidate printed to stderr would make outcomes
 // depend on earlier calls of the same worker.
-const describeExit = (code: number | null, signal: NodeJS.Signals | null): string =>
-  signal ? `the worker was killed by ${signal}` : `the worker exited with code ${code}`;
+// Under bubblewrap the worker's own death by a signal reaches us as bwrap's exit code 128 + n.
+const describeExit = (code: number | null, signal: NodeJS.Signals | null, confined: boolean): string => {
+  const bySignal = confined && code !== null && code > 128 && code < 160 ? signalName(code - 128) : null;
+  if (signal ?? bySignal) return `the worker was killed by ${signal ?? bySignal}`;
+  return `the worker exited with code ${code}`;
+};
+
+const signalName = (n: number): string | null =>
+  (Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0] as string | undefined) ?? null;
 
 const lastLines = (text: string): string => text.trim().split('\n').slice(-3).join(' | ').slice(0, 300);
 
@@ -142,7 +154,12 @@ export class WorkerProcess {
       throw ioError(error, 'write', this.#progressFile);
     }
     const [file, ...args] = spec.command;
-    this.#sub = spawnWorker(file, args, this.workdir, scrubbedEnv(this.workdir, spec, this.#progressFile));
+    const env = scrubbedEnv(this.workdir, spec, this.#progressFile);
+    const confined = confine(
+      { file, args, env, workdir: this.workdir, readOnly: spec.readOnly },
+      spec.isolation ?? 'process',
+    );
+    this.#sub = spawnWorker(confined.file, confined.args, this.workdir, confined.env);
     this.#sub.catch(() => undefined);
     this.pid = this.#sub.pid ?? -1;
     const stdio = this.#sub.stdio as unknown as Array<Readable | Writable>;
@@ -162,7 +179,7 @@ export class WorkerProcess {
       const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         // Let the last bytes of stderr arrive so the reason can quote them.
         setImmediate(() => {
-          this.#exitReason = describeExit(code, signal);
+          this.#exitReason = describeExit(code, signal, spec.isolation === 'os');
           this.#finalProgress = this.#readProgressFile();
           live.delete(this);
           rmSync(this.workdir, { recursive: true, force: true });
@@ -180,6 +197,17 @@ export class WorkerProcess {
 
   /** Starts a worker and waits for its `hello`. Throws `RUNTIME_MISSING` when it cannot start. */
   static async start(spec: WorkerSpec): Promise<WorkerProcess> {
+    // bubblewrap would start and then fail to exec it: say so as plainly as a direct spawn does.
+    const missing =
+      spec.isolation === 'os'
+        ? executableProblem(spec.command[0], { PATH: process.env.PATH ?? '', ...spec.env })
+        : null;
+    if (missing) {
+      throw new CrosscheckError(
+        'RUNTIME_MISSING',
+        `The ${spec.label} worker \`${spec.command.join(' ')}\` did not start: ${missing}. ${spec.fix}`,
+      );
+    }
     const w = new WorkerProcess(spec);
     const hello = await new Promise<WorkerMessage | { fault: string }>((resolve) => {
       const timer = setTimeout(() => resolve({ fault: `no hello within ${STARTUP_MS} ms` }), STARTUP_MS);

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { SourceCandidate } from '../../candidates/types.ts';
 import type { Backend, RowJob } from '../backend.ts';
 import { requirePosix } from '../command/platform.ts';
@@ -30,6 +31,7 @@ const addressSpaceMb = (memoryMb: number): number => Math.max(memoryMb, 512) + 2
  * @internal
  */
 export const pythonBackend: Backend = {
+  isolation: (mode) => mode,
   async run(rows: readonly RowJob[], ctx) {
     requirePosix('Python candidates');
     const options = resolvePythonOptions();
@@ -40,6 +42,8 @@ export const pythonBackend: Backend = {
         memoryMb: addressSpaceMb(ctx.limits.memoryMb),
         env: PYTHON_ENV,
         trustedValues: true,
+        isolation: ctx.isolation,
+        readOnly: [dirname(harnessPath())],
         label: PYTHON_LABEL,
         fix: `Check that \`${runtime.executable}\` (Python ${runtime.version}) can run ${harnessPath()}; set CROSSCHECK_PYTHON or configurePython({ python }) to use another interpreter.`,
       },

@@ -1,0 +1,15 @@
+/**
+ * The OS boundary around untrusted candidates: which isolation a run uses, and how a worker
+ * process is started inside it (bubblewrap on Linux).
+ * @packageDocumentation
+ */
+export { BWRAP_ENV, executableProblem } from './bubblewrap.ts';
+export { type ConfinedCommand, type ConfineSpec, confine } from './confine.ts';
+export {
+  combineIsolation,
+  ISOLATION_ENV,
+  type IsolationMode,
+  type IsolationUsed,
+  resetIsolationProbe,
+  resolveIsolation,
+} from './mode.ts';

@@ -1,0 +1,246 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { homedir, networkInterfaces, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { confine } from '../../src/exec/isolation/index.ts';
+import { resolveIsolation } from '../../src/index.ts';
+
+// The boundary itself, tested from inside: trusted code with full `process`, `fs`, `net` and
+// `child_process` access plays a candidate that got past every in-process guard.
+
+const SECRET = 'sk-test-secret';
+const ESCAPE = join(import.meta.dirname, '..', 'fixtures', 'isolation', 'escape.mjs');
+const PROJECT = join(import.meta.dirname, '..', '..');
+
+// Without bubblewrap the OS tests are skipped, unless CROSSCHECK_ISOLATION=os demands them.
+const osAvailable = (() => {
+  try {
+    return resolveIsolation('os') === 'os';
+  } catch (error) {
+    if (process.env.CROSSCHECK_ISOLATION === 'os') throw error;
+    return false;
+  }
+})();
+
+interface Attempt {
+  ok: boolean;
+  error?: string;
+}
+interface EscapeReport {
+  hostPid: number;
+  leaks: string[];
+  pids: string[];
+  reads: Record<string, Attempt>;
+  writes: Record<string, Attempt>;
+  signalHost: Attempt;
+  network: Record<string, Attempt>;
+  fills: Record<string, Attempt>;
+  uid: number;
+  cwd: string;
+}
+
+// Starts the confined process and relays its report; the escape learns the host's pid from it.
+const HOST_PID = -424242;
+const HOST = `
+  const { spawnSync } = require('node:child_process');
+  const c = JSON.parse(process.argv[1]);
+  const args = c.args.map((a) => a.replace('${HOST_PID}', String(process.pid)));
+  const r = spawnSync(c.file, args, { env: c.env, cwd: process.argv[2], stdio: 'inherit' });
+  process.exitCode = r.status ?? 1;
+`;
+
+let server: Server;
+let port = 0;
+let connections = 0;
+const previousKey = process.env.OPENAI_API_KEY;
+const tag = randomBytes(6).toString('hex');
+// Places outside the sandbox's temp dir where an escape would leave a file.
+const outsideTargets = [
+  join(PROJECT, `escaped-${tag}.txt`),
+  join(tmpdir(), `escaped-${tag}.txt`),
+  join(homedir(), `escaped-${tag}.txt`),
+  join(import.meta.dirname, '..', 'fixtures', 'isolation', `escaped-${tag}.txt`),
+];
+const hostAddresses = (): string[] => [
+  '127.0.0.1',
+  ...Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a && a.family === 'IPv4' && !a.internal)
+    .map((a) => (a as { address: string }).address),
+];
+
+const escapeFrom = async (
+  mode: 'os' | 'process',
+): Promise<{ report: EscapeReport; workdir: string; script: string }> => {
+  const workdir = mkdtempSync(join(tmpdir(), 'crosscheck-boundary-'));
+  const inside = join(workdir, 'inside.txt');
+  // A copy the process is given read-only, so an overwrite (the control shows one) hurts nothing.
+  const script = join(mkdtempSync(join(tmpdir(), 'crosscheck-boundary-script-')), 'escape.mjs');
+  copyFileSync(ESCAPE, script);
+  const spec = JSON.stringify({
+    // Hex, so the secret itself is nowhere in the sandbox's command line.
+    secretHex: Buffer.from(SECRET).toString('hex'),
+    hostPid: HOST_PID,
+    port,
+    hosts: hostAddresses(),
+    writeTargets: [...outsideTargets, script, inside],
+    // Only inside the sandbox: under 'process' these would be the host's own folders.
+    fillTargets: mode === 'os' ? ['/tmp/fill', '/dev/shm/fill', '/fill', '/dev/fill'] : [],
+    readTargets: [join(PROJECT, 'package.json'), join(homedir(), '.bashrc'), '/etc/shadow', '/etc/hostname'],
+  });
+  const confined = confine(
+    {
+      file: process.execPath,
+      args: [script, spec],
+      env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workdir, TMPDIR: workdir },
+      workdir,
+      readOnly: [script],
+    },
+    mode,
+  );
+  // The host: a process started with the secret in its environment, as a user's test run is.
+  const result = await execa(process.execPath, ['-e', HOST, JSON.stringify(confined), workdir], {
+    env: { ...process.env, OPENAI_API_KEY: SECRET },
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  });
+  expect(result.exitCode, String(result.stderr)).toBe(0);
+  const report = JSON.parse(String(result.stdout)) as EscapeReport & { hostPid: number };
+  return { report, workdir, script };
+};
+
+beforeAll(async () => {
+  process.env.OPENAI_API_KEY = SECRET;
+  server = createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  port = (server.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  if (previousKey === undefined) delete process.env.OPENAI_API_KEY;
+  else process.env.OPENAI_API_KEY = previousKey;
+  for (const p of outsideTargets) rmSync(p, { force: true });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe.skipIf(!osAvailable)("isolation 'os': an escaped candidate", () => {
+  it('should not read the host secret, reach the network, write outside its temp dir or see host processes', async () => {
+    // Arrange
+    const before = connections;
+    const original = readFileSync(ESCAPE, 'utf8');
+
+    // Act
+    const { report, workdir, script } = await escapeFrom('os');
+
+    // Assert
+    expect(report.leaks).toEqual([]);
+    expect(report.uid).toBe(65534);
+    expect(report.cwd).toBe(workdir);
+    // Nothing of the host's file system beyond the system and what it was given.
+    expect(report.reads[join(PROJECT, 'package.json')]).toMatchObject({ ok: false, error: 'ENOENT' });
+    expect(report.reads[join(homedir(), '.bashrc')]).toMatchObject({ ok: false, error: 'ENOENT' });
+    expect(report.reads['/etc/shadow']).toMatchObject({ ok: false, error: 'ENOENT' });
+    // Writes land only in its own temp dir (the positive control) and never on the host.
+    expect(report.writes[join(workdir, 'inside.txt')]).toEqual({ ok: true });
+    expect(readFileSync(join(workdir, 'inside.txt'), 'utf8')).toBe('escaped');
+    for (const target of outsideTargets) expect(existsSync(target), target).toBe(false);
+    expect(report.writes[script]).toMatchObject({ ok: false, error: 'EROFS' });
+    // Its memory-backed folders are capped or read-only: it cannot fill the host's RAM.
+    expect(report.fills).toEqual({
+      '/tmp/fill': { ok: false, error: 'ENOSPC' },
+      '/dev/shm/fill': { ok: false, error: 'ENOSPC' },
+      '/fill': { ok: false, error: 'EROFS' },
+      '/dev/fill': { ok: false, error: 'EROFS' },
+    });
+    expect(readFileSync(script, 'utf8')).toBe(original);
+    // No route to the host: neither its loopback nor its addresses.
+    for (const [host, attempt] of Object.entries(report.network)) expect(attempt.ok, host).toBe(false);
+    expect(connections).toBe(before);
+    // Its own PID namespace: the host's processes are not there to read or signal.
+    expect(report.pids).not.toContain(String(process.pid));
+    expect(report.pids).not.toContain(String(report.hostPid));
+    expect(report.pids.length).toBeLessThan(10);
+    expect(report.signalHost).toMatchObject({ ok: false, error: 'ESRCH' });
+    rmSync(workdir, { recursive: true, force: true });
+    rmSync(dirname(script), { recursive: true, force: true });
+  });
+
+  it('should die with its parent, sandbox and all', async () => {
+    // Arrange: a parent process starts a confined process that would run forever.
+    const marker = `crosscheck-orphan-${randomBytes(6).toString('hex')}`;
+    const workdir = mkdtempSync(join(tmpdir(), 'crosscheck-boundary-'));
+    const confined = confine(
+      {
+        file: process.execPath,
+        args: ['-e', 'setInterval(() => {}, 1000)', marker],
+        env: { PATH: '/usr/bin:/bin' },
+        workdir,
+      },
+      'os',
+    );
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { spawn } = require('node:child_process');
+         const c = JSON.parse(process.argv[1]);
+         spawn(c.file, c.args, { env: c.env, stdio: 'ignore' });
+         setInterval(() => {}, 1000);`,
+        JSON.stringify(confined),
+      ],
+      { stdio: 'ignore' },
+    );
+    const running = (): number =>
+      readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(marker);
+          } catch {
+            return false;
+          }
+        }).length;
+    const until = async (done: () => boolean): Promise<boolean> => {
+      for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+      return done();
+    };
+    // The sandboxed process is up: bwrap, its init and the process itself carry the marker.
+    // (Killed before bwrap has armed its parent-death signal, the sandbox would survive: a
+    // window of a few milliseconds after each worker start that bwrap leaves open.)
+    expect(await until(() => running() >= 3)).toBe(true);
+
+    // Act
+    parent.kill('SIGKILL');
+
+    // Assert
+    expect(await until(() => running() === 0)).toBe(true);
+    rmSync(workdir, { recursive: true, force: true });
+  });
+});
+
+describe("isolation 'process': the same escape", () => {
+  // The control: the probes above can see a breach, so their silence under 'os' means something.
+  it('should reach what only the OS boundary keeps out (defence in depth only)', async () => {
+    // Act
+    const { report, workdir, script } = await escapeFrom('process');
+
+    // Assert
+    expect(report.leaks).toContain(`/proc/${report.hostPid}/environ`);
+    expect(report.pids).toContain(String(report.hostPid));
+    expect(report.network['127.0.0.1']).toEqual({ ok: true });
+    expect(report.reads[join(PROJECT, 'package.json')]).toMatchObject({ ok: true });
+    expect(existsSync(outsideTargets[1] as string)).toBe(true);
+    expect(readFileSync(script, 'utf8')).toBe('escaped');
+    for (const p of outsideTargets) rmSync(p, { force: true });
+    rmSync(workdir, { recursive: true, force: true });
+    rmSync(dirname(script), { recursive: true, force: true });
+  });
+});

@@ -661,6 +661,7 @@ class Worker:
         parts = []
         append = parts.append
         i = sent = msg["from"]
+        held = 0
         last_flush = perf()
         self._reset_process_state()
         stop_at = inf if time_limit is None else perf() + time_limit / 1000.0
@@ -679,11 +680,13 @@ class Worker:
                                 continue
                             args = _fresh_args(plan)
                         t0 = perf()
-                        if t0 - last_flush > FLUSH_SECONDS:
+                        if t0 - last_flush > FLUSH_SECONDS or held > max_chars:
+                            # Also by size: the host refuses reply lines past 2 x maxOutputBytes.
                             send(head + '%d,"outcomes":%s}' % (sent, _dumps(parts)))
                             sent = i
                             del parts[:]
                             last_flush = t0
+                            held = 0
                         if t0 > stop_at:
                             # The candidate's time for this batch is spent: skip the rest unrun.
                             while i < end:
@@ -703,7 +706,9 @@ class Worker:
                             del e
                         else:
                             start[0] = inf
-                            append(_value_wire(r, max_chars))
+                            wire = _value_wire(r, max_chars)
+                            held += len(wire)
+                            append(wire)
                         i += 1
                 except _Timeout:
                     start[0] = inf

@@ -39,6 +39,8 @@ export {
   type Outcome,
   type OutcomeKind,
   type OutcomeMatrix,
+  type OutputDigest,
+  outcomeDigest,
   type RunOptions,
   run,
   type TimeoutOutcome,

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CrosscheckError } from '../errors/index.ts';
+import { withIo } from '../errors/io.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 
 /**
@@ -49,11 +50,13 @@ export class Checkpoint {
   static open(path: string, fingerprint: Fingerprint): Checkpoint {
     const checkpoint = new Checkpoint(path);
     if (!existsSync(path)) {
-      mkdirSync(dirname(path), { recursive: true });
-      appendFileSync(path, `${JSON.stringify({ kind: 'header', fingerprint })}\n`);
+      withIo('create the directory', dirname(path), () => mkdirSync(dirname(path), { recursive: true }));
+      withIo('write the checkpoint', path, () =>
+        appendFileSync(path, `${JSON.stringify({ kind: 'header', fingerprint })}\n`),
+      );
       return checkpoint;
     }
-    const lines = readFileSync(path, 'utf8').split('\n');
+    const lines = withIo('read the checkpoint', path, () => readFileSync(path, 'utf8')).split('\n');
     let header: Fingerprint | null = null;
     for (const line of lines) {
       if (line.trim() === '') continue;
@@ -64,6 +67,7 @@ export class Checkpoint {
         // A line cut short by a kill mid-write: that pair simply runs again.
         continue;
       }
+      if (entry === null || typeof entry !== 'object') continue;
       if (entry.kind === 'header' && entry.fingerprint) header = entry.fingerprint;
       else if (entry.kind === 'pair' && entry.pair)
         checkpoint.#pairs.set(pairKey(entry.pair.model, entry.pair.task), entry.pair);
@@ -85,8 +89,9 @@ export class Checkpoint {
     }
     // A header-less tail (the previous process died before any pair) still needs a newline
     // before the next append, or the first new line would join a cut-off one.
-    const text = readFileSync(path, 'utf8');
-    if (text !== '' && !text.endsWith('\n')) appendFileSync(path, '\n');
+    const text = withIo('read the checkpoint', path, () => readFileSync(path, 'utf8'));
+    if (text !== '' && !text.endsWith('\n'))
+      withIo('write the checkpoint', path, () => appendFileSync(path, '\n'));
     return checkpoint;
   }
 
@@ -101,7 +106,9 @@ export class Checkpoint {
 
   /** Records a finished pair, durably before returning (one synchronous append). */
   add(pair: PairResult): void {
-    appendFileSync(this.path, `${JSON.stringify({ kind: 'pair', pair })}\n`);
+    withIo('write the checkpoint', this.path, () =>
+      appendFileSync(this.path, `${JSON.stringify({ kind: 'pair', pair })}\n`),
+    );
     this.#pairs.set(pairKey(pair.model, pair.task), pair);
   }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CrosscheckError } from '../errors/index.ts';
@@ -45,21 +45,105 @@ export interface PaperLogEntry {
   readonly failed: string | null;
 }
 
-const readJsonLines = (path: string): Record<string, unknown>[] => {
-  const buffer = readFileSync(path);
-  const text = path.endsWith('.gz') ? gunzipSync(buffer).toString('utf8') : buffer.toString('utf8');
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line, i) => {
-      try {
-        return JSON.parse(line) as Record<string, unknown>;
-      } catch (error) {
-        throw new CrosscheckError('INVALID_INPUT', `${path}: line ${i + 1} is not valid JSON.`, {
+/** Options of the dataset readers. @public */
+export interface DatasetReadOptions {
+  /**
+   * Most bytes one dataset file may hold, compressed on disk and again once decompressed. A gzip
+   * bomb or an oversized file stops with a typed error at this size instead of exhausting memory.
+   * @defaultValue 256 MiB ({@link DEFAULT_DATASET_MAX_BYTES})
+   */
+  readonly maxBytes?: number;
+}
+
+/** Default {@link DatasetReadOptions.maxBytes}: 256 MiB, ten times the largest shipped dataset file decompressed. @public */
+export const DEFAULT_DATASET_MAX_BYTES = 256 * 1024 * 1024;
+
+const maxBytesOf = (options: DatasetReadOptions | undefined): number => {
+  const x = options === undefined || !Object.hasOwn(options, 'maxBytes') ? undefined : options.maxBytes;
+  if (x === undefined) return DEFAULT_DATASET_MAX_BYTES;
+  if (typeof x !== 'number' || !Number.isSafeInteger(x) || x <= 0) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `Dataset option maxBytes must be a positive integer, got ${String(x)}.`,
+      {
+        where: 'maxBytes',
+      },
+    );
+  }
+  return x;
+};
+
+const mib = (n: number): string => `${(n / (1024 * 1024)).toFixed(n < 1024 * 1024 ? 3 : 0)} MiB`;
+
+/**
+ * The text of a dataset file, decompressed when it ends in `.gz`, never more than `maxBytes`:
+ * zlib stops at the cap (a bomb is refused without being inflated), a truncated or corrupt
+ * stream is a typed error naming the file, and so is any read failure.
+ */
+const readText = (path: string, maxBytes: number): string => {
+  let buffer: Buffer;
+  try {
+    const size = statSync(path).size;
+    if (size > maxBytes) {
+      throw new CrosscheckError(
+        'INVALID_INPUT',
+        `${path}: the file is ${mib(size)}, past the ${mib(maxBytes)} limit of a dataset file; raise maxBytes if it is genuine.`,
+      );
+    }
+    buffer = readFileSync(path);
+  } catch (error) {
+    if (error instanceof CrosscheckError) throw error;
+    throw new CrosscheckError(
+      'IO_ERROR',
+      `${path}: cannot read the dataset file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      { cause: error },
+    );
+  }
+  if (!path.endsWith('.gz')) return buffer.toString('utf8');
+  try {
+    return gunzipSync(buffer, { maxOutputLength: maxBytes }).toString('utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ERR_BUFFER_TOO_LARGE'
+        ? `it decompresses to more than the ${mib(maxBytes)} limit of a dataset file (a gzip bomb, or raise maxBytes if it is genuine)`
+        : code === 'Z_BUF_ERROR'
+          ? 'the gzip stream is truncated (the file was cut off; download or copy it again)'
+          : `it is not a valid gzip file (${(error as Error).message})`;
+    throw new CrosscheckError('INVALID_INPUT', `${path}: ${why}.`, { cause: error });
+  }
+};
+
+const readJsonLines = (path: string, options?: DatasetReadOptions): Record<string, unknown>[] => {
+  const text = readText(path, maxBytesOf(options));
+  const rows: Record<string, unknown>[] = [];
+  let lineNo = 0;
+  let from = 0;
+  while (from <= text.length) {
+    let nl = text.indexOf('\n', from);
+    if (nl === -1) nl = text.length;
+    const line = text.slice(from, nl);
+    from = nl + 1;
+    lineNo++;
+    if (line.trim() === '') continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch (error) {
+      throw new CrosscheckError(
+        'INVALID_INPUT',
+        `${path}: line ${lineNo} is not valid JSON (${(error as Error).message}).`,
+        {
           cause: error,
-        });
-      }
-    });
+        },
+      );
+    }
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) {
+      throw new CrosscheckError('INVALID_INPUT', `${path}: line ${lineNo} is not a JSON object.`);
+    }
+    rows.push(row as Record<string, unknown>);
+  }
+  return rows;
 };
 
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
@@ -69,7 +153,7 @@ const seedsOf = (raw: Record<string, unknown>): Tagged[] => {
   if (!Array.isArray(tagged)) return [];
   // Seeds are stored as `{"$tuple": [...args]}`; an argument list is what runners take.
   return tagged.map((t) => {
-    const body = (t as { $tuple?: Tagged[] }).$tuple;
+    const body = t !== null && typeof t === 'object' ? (t as { $tuple?: Tagged[] }).$tuple : undefined;
     return (Array.isArray(body) ? body : [t]) as Tagged;
   });
 };
@@ -192,7 +276,7 @@ const firstExisting = (dir: string, names: readonly string[]): string | undefine
  * The fields are described by `docs/dataset.schema.json`.
  * @public
  */
-export const loadTasks = (dir: string): DatasetTask[] => {
+export const loadTasks = (dir: string, options?: DatasetReadOptions): DatasetTask[] => {
   const path = firstExisting(dir, ['tasks.jsonl.gz', 'tasks.jsonl']);
   if (!path) {
     throw new CrosscheckError(
@@ -200,7 +284,7 @@ export const loadTasks = (dir: string): DatasetTask[] => {
       `No tasks.jsonl.gz (or tasks.jsonl) in ${resolve(dir)}; point --data at a dataset directory.`,
     );
   }
-  const rows = readJsonLines(path);
+  const rows = readJsonLines(path, options);
   return rows.map((raw, i) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new CrosscheckError(
@@ -223,7 +307,11 @@ export const listModels = (dir: string): string[] => {
 };
 
 /** A model's candidates, by task id. @public */
-export const loadCandidates = (dir: string, model: string): Map<string, DatasetCandidates> => {
+export const loadCandidates = (
+  dir: string,
+  model: string,
+  options?: DatasetReadOptions,
+): Map<string, DatasetCandidates> => {
   const path = firstExisting(join(dir, 'candidates'), [`${model}.jsonl.gz`, `${model}.jsonl`]);
   if (!path) {
     throw new CrosscheckError(
@@ -232,7 +320,7 @@ export const loadCandidates = (dir: string, model: string): Map<string, DatasetC
     );
   }
   const out = new Map<string, DatasetCandidates>();
-  for (const raw of readJsonLines(path)) {
+  for (const raw of readJsonLines(path, options)) {
     const id = raw.task_id;
     const taskId = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : str(id);
     if (!taskId || !Array.isArray(raw.codes)) continue;
@@ -242,11 +330,29 @@ export const loadCandidates = (dir: string, model: string): Map<string, DatasetC
 };
 
 /** The paper's per-task results for a model, or null when the dataset has none. @public */
-export const loadPaperLog = (dir: string, model: string): PaperLogEntry[] | null => {
+export const loadPaperLog = (
+  dir: string,
+  model: string,
+  options?: DatasetReadOptions,
+): PaperLogEntry[] | null => {
   const path = join(dir, 'paper_logs', `${model}.json`);
   if (!existsSync(path)) return null;
-  const rows = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>[];
-  return rows.map((r) => ({
+  let rows: unknown;
+  try {
+    rows = JSON.parse(readText(path, maxBytesOf(options)));
+  } catch (error) {
+    if (error instanceof CrosscheckError) throw error;
+    throw new CrosscheckError('INVALID_INPUT', `${path}: not valid JSON (${(error as Error).message}).`, {
+      cause: error,
+    });
+  }
+  if (!Array.isArray(rows) || !rows.every((r) => r !== null && typeof r === 'object')) {
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `${path}: expected a JSON array of objects with task_id, Dis, Err.`,
+    );
+  }
+  return (rows as Record<string, unknown>[]).map((r) => ({
     taskId: String(r.task_id),
     dis: typeof r.Dis === 'number' ? r.Dis : null,
     err: typeof r.Err === 'number' ? r.Err : null,

@@ -8,7 +8,9 @@
 export { Checkpoint, type PairResult } from './checkpoint.ts';
 export {
   type DatasetCandidates,
+  type DatasetReadOptions,
   type DatasetTask,
+  DEFAULT_DATASET_MAX_BYTES,
   listModels,
   loadCandidates,
   loadPaperLog,

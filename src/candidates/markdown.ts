@@ -4,9 +4,6 @@
  * the requested language), then the first block in the requested language, then the first of all.
  */
 
-// `\r?` before each line break: replies with Windows line endings have fences too.
-const FENCE = /(^|\n)[ \t]*(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*?)\r?\n[ \t]*\2[ \t]*(?=\r?\n|$)/g;
-
 /** Languages a fence may name for each source language. */
 const FENCE_NAMES: Record<string, readonly string[]> = {
   javascript: ['js', 'javascript', 'jsx', 'mjs', 'cjs', 'node'],
@@ -19,22 +16,81 @@ export interface CodeBlock {
   readonly code: string;
 }
 
-/** A fence that is never closed: in Markdown its block runs to the end of the text. */
-const OPEN_FENCE = /(^|\n)[ \t]*(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*)$/;
+/** An opening fence: its marker run (three or more of one fence character) and its language. */
+interface Opening {
+  readonly fence: string;
+  readonly lang: string;
+}
 
-/** Every fenced block of a Markdown text, in order. */
+const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
+const isLangChar = (c: string): boolean => /[\w+#.-]/.test(c);
+
+/**
+ * Reads a line as an opening fence: optional blanks, a run of three or more backticks or
+ * tildes, optional blanks, then the language (`[\w+#.-]*`); the rest of the line is ignored.
+ * A hand-written scan, not a regular expression: every character is looked at a bounded number
+ * of times, so an adversarial reply cannot make extraction super-linear.
+ */
+const openingOf = (line: string): Opening | null => {
+  let i = 0;
+  while (isBlank(line[i])) i++;
+  const mark = line[i];
+  if (mark !== '`' && mark !== '~') return null;
+  const from = i;
+  while (line[i] === mark) i++;
+  if (i - from < 3) return null;
+  const fence = line.slice(from, i);
+  while (isBlank(line[i])) i++;
+  const langFrom = i;
+  while (i < line.length && isLangChar(line[i] as string)) i++;
+  return { fence, lang: line.slice(langFrom, i).toLowerCase() };
+};
+
+/** Whether a line closes `fence`: blanks, exactly the same marker run, blanks, nothing else. */
+const closes = (line: string, fence: string): boolean => {
+  let i = 0;
+  while (isBlank(line[i])) i++;
+  if (!line.startsWith(fence, i)) return false;
+  i += fence.length;
+  while (isBlank(line[i])) i++;
+  return i === line.length;
+};
+
+/**
+ * Every fenced block of a Markdown text, in order. One pass over the lines: a block's code runs
+ * from the line after its opening fence to the line before a closing fence of the same marker
+ * run (a shorter or longer run inside is code), or to the end of the text when it is never
+ * closed (a reply cut off by a token limit, or whose author forgot the closing fence).
+ */
 export const fencedBlocks = (text: string): CodeBlock[] => {
   const blocks: CodeBlock[] = [];
-  let end = 0;
-  for (const m of text.matchAll(FENCE)) {
-    blocks.push({ lang: (m[3] ?? '').toLowerCase(), code: m[4] ?? '' });
-    end = m.index + m[0].length;
+  // Lines without their `\r`, for matching; `text` keeps them, so code keeps its inner `\r`s.
+  const lines = text.split('\n');
+  let open: Opening | null = null;
+  let codeFrom = 0;
+  let offset = 0;
+  for (const raw of lines) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (open === null) {
+      open = openingOf(line);
+      codeFrom = offset + raw.length + 1;
+    } else if (closes(line, open.fence)) {
+      blocks.push({ lang: open.lang, code: dropCr(text.slice(codeFrom, Math.max(codeFrom, offset - 1))) });
+      open = null;
+    }
+    offset += raw.length + 1;
   }
-  // A reply cut off by a token limit, or whose author forgot the closing fence.
-  const open = OPEN_FENCE.exec(text.slice(end));
-  if (open) blocks.push({ lang: (open[3] ?? '').toLowerCase(), code: (open[4] ?? '').replace(/\r?\n$/, '') });
+  if (open !== null) {
+    blocks.push({ lang: open.lang, code: trimLineEnd(text.slice(Math.min(codeFrom, text.length))) });
+  }
   return blocks;
 };
+
+/** Drops the `\r` of a Windows line break before the closing fence. */
+const dropCr = (code: string): string => (code.endsWith('\r') ? code.slice(0, -1) : code);
+
+/** Drops one trailing line break (`\n` or `\r\n`) or a lone trailing `\r`. */
+const trimLineEnd = (code: string): string => code.replace(/\r?\n?$/, '');
 
 /**
  * The code of a reply: its fenced block that defines the entry, else one that mentions it

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { ioError } from '../errors/io.ts';
 import {
   type CrosscheckReport,
   mergeReports,
@@ -34,8 +35,21 @@ export interface CliIo {
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
-  readFile: (path) => readFileSync(path, 'utf8'),
+  readFile: (path) => {
+    // Checked before reading: a multi-gigabyte file would fail inside readFileSync itself.
+    const size = statSync(path).size;
+    if (size > MAX_REPORT_CHARS) {
+      throw new CrosscheckError(
+        'INVALID_INPUT',
+        `crosscheck report: ${path} is ${size} bytes, more than a report may hold (${MAX_REPORT_CHARS}).`,
+      );
+    }
+    return readFileSync(path, 'utf8');
+  },
 };
+
+/** Largest report file read (characters): far past any real suite, short of exhausting memory. */
+const MAX_REPORT_CHARS = 256 * 1024 * 1024;
 
 const load = (paths: readonly string[], io: CliIo, where: string): CrosscheckReport[] => {
   if (paths.length === 0) {
@@ -50,10 +64,14 @@ const load = (paths: readonly string[], io: CliIo, where: string): CrosscheckRep
     try {
       text = io.readFile(path);
     } catch (error) {
+      throw ioError(error, 'read', path, where);
+    }
+    // A report is input like any other: bounded before it is parsed, every record checked after.
+    if (text.length > MAX_REPORT_CHARS) {
       throw new CrosscheckError(
         'INVALID_INPUT',
-        `${where}: cannot read ${path}: ${(error as Error).message}`,
-        { where, cause: error },
+        `${where}: ${path} is ${text.length} characters, more than the ${MAX_REPORT_CHARS} a report may hold; is it a crosscheck-report.json?`,
+        { where },
       );
     }
     return parseReport(text, path);

@@ -22,6 +22,8 @@ export type CrosscheckErrorCode =
   | 'UNSERIALIZABLE'
   | 'ABORTED'
   | 'RUNTIME_MISSING'
+  | 'INVALID_REPORT'
+  | 'IO_ERROR'
   | 'ISOLATION_UNAVAILABLE'
   | 'INTERNAL';
 

@@ -19,4 +19,13 @@ export {
   valueOutcome,
   type WireOutcome,
 } from './outcome.ts';
+export {
+  DEFAULT_ROW_OUTPUT_BYTES,
+  type DigestKey,
+  defaultRunOutputBytes,
+  describeDigest,
+  type OutputBudgetOptions,
+  type OutputDigest,
+  outcomeDigest,
+} from './output-budget.ts';
 export { type MatrixRow, type OutcomeMatrix, type RunOptions, run } from './run.ts';

@@ -1,4 +1,4 @@
-import { decode } from '../values/codec.ts';
+import { checkTagged, decode } from '../values/codec.ts';
 import type { Tagged } from '../values/codec-core.ts';
 import { formatTagged } from '../values/format.ts';
 
@@ -11,7 +11,12 @@ export type Outcome = ValueOutcome | InvalidOutcome | ErrorOutcome | TimeoutOutc
 /** @public */
 export type OutcomeKind = Outcome['kind'];
 
-/** The call returned normally. `value` is decoded on first read; `tagged` is the wire form. @public */
+/**
+ * The call returned normally. `value` is decoded on first read; `tagged` is the wire form. An
+ * output past the run's output memory budget (`maxRowOutputBytes`, `maxRunOutputBytes`) is kept
+ * only as a digest: `outcomeDigest(o)` returns it, and `tagged` and `value` are a string saying so.
+ * @public
+ */
 export interface ValueOutcome {
   readonly kind: 'value';
   readonly tagged: Tagged;
@@ -68,6 +73,7 @@ export interface CrashOutcome {
 class LazyOutcome {
   #text: string | null;
   #tagged: Tagged;
+  #checked = false;
   #broken: string | null = null;
   #decoded = false;
   #value: unknown;
@@ -78,13 +84,28 @@ class LazyOutcome {
   }
 
   #parse(): void {
-    if (this.#text === null) return;
-    try {
-      this.#tagged = JSON.parse(this.#text) as Tagged;
-    } catch {
-      this.#broken = `the worker sent a result that is not JSON (${this.#text.slice(0, 80)}); something wrote to its reply pipe`;
+    if (this.#checked) return;
+    this.#checked = true;
+    if (this.#text !== null) {
+      try {
+        this.#tagged = JSON.parse(this.#text) as Tagged;
+      } catch {
+        this.#broken = `the worker sent a result that is not JSON (${this.#text.slice(0, 80)}); something wrote to its reply pipe`;
+      }
+      this.#text = null;
+      if (this.#broken !== null) return;
     }
-    this.#text = null;
+    // Valid JSON is not yet a value: a malformed tag would make every later reader throw.
+    const why = checkTagged(this.#tagged);
+    if (why !== null) {
+      this.#broken = `the worker sent a malformed value (${why}); something forged its reply`;
+      this.#tagged = null;
+    }
+  }
+
+  /** Length of the JSON text not parsed yet, or null once parsed. */
+  get textLength(): number | null {
+    return this.#text === null ? null : this.#text.length;
   }
 
   get kind(): 'value' | 'error' {
@@ -99,7 +120,7 @@ class LazyOutcome {
 
   get value(): unknown {
     if (!this.#decoded) {
-      this.#value = decode(this.tagged);
+      this.#value = this.kind === 'value' ? decode(this.tagged) : undefined;
       this.#decoded = true;
     }
     return this.#value;
@@ -178,6 +199,10 @@ export const BUDGET_SPENT: TimeoutOutcome = Object.freeze({ kind: 'timeout', rea
 export const valueOutcome = (tagged: Tagged): ValueOutcome =>
   new LazyOutcome(null, tagged) as unknown as ValueOutcome;
 
+/** Length of a value outcome's JSON text while it is not parsed yet, else null. @internal */
+export const pendingTextLength = (o: Outcome): number | null =>
+  o instanceof LazyOutcome ? o.textLength : null;
+
 /** A value outcome from the JSON text a worker sent, parsed on first read (see {@link LazyOutcome}). @internal */
 export const textOutcome = (text: string): Outcome =>
   new LazyOutcome(text, null) as unknown as ValueOutcome | ErrorOutcome;
@@ -195,21 +220,46 @@ export type WireOutcome =
   | [3, TimeoutOutcome['reason'], number]
   | [4, string];
 
-/** Decodes a wire outcome. @public */
+const TIMEOUT_REASONS: ReadonlySet<unknown> = new Set(['call', 'budget', 'unsettled']);
+
+/** An outcome for wire data of the wrong shape: only a forged reply produces one. */
+const malformed = (w: unknown): ErrorOutcome => {
+  let shown: string;
+  try {
+    shown = String(JSON.stringify(w)).slice(0, 120);
+  } catch {
+    shown = '(unprintable)';
+  }
+  return { kind: 'error', name: 'ProtocolError', message: `malformed wire outcome ${shown}` };
+};
+
+/**
+ * Decodes a wire outcome. Total: anything that is not a well-formed wire outcome (wrong arity,
+ * a name that is not a string, an unknown timeout reason) becomes an `error` outcome named
+ * `ProtocolError`, never a throw. @public
+ */
 export const fromWireOutcome = (w: WireOutcome): Outcome => {
+  if (!Array.isArray(w)) return malformed(w);
+  const str = (x: unknown): x is string => typeof x === 'string';
   switch (w[0]) {
     case 0:
-      return valueOutcome(w[1]);
+      return w.length >= 2 ? valueOutcome(w[1]) : malformed(w);
     case 1:
-      return { kind: 'invalid', name: w[1], message: w[2] };
+      return w.length >= 3 && str(w[1]) && str(w[2])
+        ? { kind: 'invalid', name: w[1], message: w[2] }
+        : malformed(w);
     case 2:
-      return { kind: 'error', name: w[1], message: w[2] };
+      return w.length >= 3 && str(w[1]) && str(w[2])
+        ? { kind: 'error', name: w[1], message: w[2] }
+        : malformed(w);
     case 3:
-      return { kind: 'timeout', reason: w[1], ms: w[2] };
+      return w.length >= 3 && TIMEOUT_REASONS.has(w[1]) && typeof w[2] === 'number' && Number.isFinite(w[2])
+        ? { kind: 'timeout', reason: w[1], ms: w[2] }
+        : malformed(w);
     case 4:
-      return { kind: 'crash', reason: w[1] };
+      return w.length >= 2 && str(w[1]) ? { kind: 'crash', reason: w[1] } : malformed(w);
     default:
-      return { kind: 'error', name: 'ProtocolError', message: `unknown wire outcome ${JSON.stringify(w)}` };
+      return malformed(w);
   }
 };
 

@@ -12,11 +12,12 @@ import {
   resolveIsolation,
 } from './isolation/index.ts';
 import { type Outcome, valueOutcomes } from './outcome.ts';
+import { type OutputBudgetOptions, outputBudget } from './output-budget.ts';
 import { backendFor } from './select-backend.ts';
 import { uniqueLabels } from './unique-labels.ts';
 
 /** Options of {@link run}. All optional. @public */
-export interface RunOptions extends Partial<ExecLimits> {
+export interface RunOptions extends Partial<ExecLimits>, OutputBudgetOptions {
   /** Cancels the run; the promise rejects with a `CrosscheckError` (`ABORTED`) holding the partial matrix. */
   signal?: AbortSignal;
   /** Called as calls finish, with the number done and the total, for progress displays. */
@@ -163,6 +164,8 @@ export const run = async (
       { where },
     );
   }
+  // Own properties only: a polluted Object.prototype (say `maxOutputBytes`) must not set a limit.
+  options = Object.assign(Object.create(null), options);
   const limits = resolveLimits(task, options);
   const rows: Candidate[] = task.reference ? [...candidates, task.reference] : [...candidates];
   const trusted = rows.every((c) => c.kind === 'function');
@@ -202,6 +205,8 @@ export const run = async (
   }));
   const total = rows.length * inputs.length;
   let done = 0;
+  // Outputs past the row's or the run's output memory budget are kept as digests.
+  const budget = outputBudget(rows.length, options);
   const ctx: RunContext = {
     task,
     inputCount: inputs.length,
@@ -218,7 +223,7 @@ export const run = async (
     record(row, input, outcome) {
       const cells = outcomes[row] as Outcome[];
       if (cells[input] === undefined) done++;
-      cells[input] = outcome;
+      cells[input] = budget.admit(row, outcome);
       options.onProgress?.(done, total);
     },
     stats: (row) => stats[row] as CandidateRunStats,

@@ -15,8 +15,10 @@ import fc from 'fast-check';
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import { describeOutcome, type Outcome } from '../exec/outcome.ts';
+import { outcomeDigest } from '../exec/output-budget.ts';
 import { type RunOptions, run } from '../exec/run.ts';
 import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
+import { relate, toCell } from '../measure/cells.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { type Comparator, comparator, type Equality, toWire } from '../values/index.ts';
 
@@ -65,7 +67,14 @@ const isUnknown = (o: Outcome): boolean => o.kind === 'timeout' || o.kind === 'c
 export const outcomesAgree = (a: Outcome, b: Outcome, compare: Comparator): boolean => {
   if (isUnknown(a) || isUnknown(b)) return true;
   if (a.kind !== b.kind) return false;
-  if (a.kind === 'value' && b.kind === 'value') return compare.equalTagged(a.tagged, b.tagged);
+  if (a.kind === 'value' && b.kind === 'value') {
+    // An output kept only as a digest: a pair the digests cannot decide is no disagreement.
+    if (outcomeDigest(a) !== null || outcomeDigest(b) !== null) {
+      const rules = { compare, compareErrorMessages: false };
+      return relate(toCell(a, rules), toCell(b, rules), compare) !== false;
+    }
+    return compare.equalTagged(a.tagged, b.tagged);
+  }
   if (a.kind === 'error' && b.kind === 'error') return a.name === b.name;
   return true;
 };

@@ -1,7 +1,7 @@
 import type { Outcome } from '../exec/outcome.ts';
 import { entropy } from '../stats/index.ts';
 import type { Comparator } from '../values/index.ts';
-import { type Cell, type CellRules, cellsAgree, pairCounts, toCell } from './cells.ts';
+import { type Cell, type CellRules, cellsAgree, pairCounts, relate, toCell } from './cells.ts';
 import type { Estimator } from './options.ts';
 import { seededRandom } from './rng.ts';
 
@@ -83,7 +83,8 @@ export class Accumulator {
       } else if (this.#estimator === 'all-pairs') {
         this.disagreement.push(1 - agree / total);
       } else {
-        this.disagreement.push(randomPairDisagrees(column, compare, this.#random) ? 1 : 0);
+        const r = randomPairDisagrees(column, compare, this.#random);
+        this.disagreement.push(r === null ? null : r ? 1 : 0);
       }
       this.#group(column);
       const refOutcome = matrix.reference?.outcomes[j];
@@ -97,10 +98,13 @@ export class Accumulator {
       let known = 0;
       column.forEach((cell, i) => {
         if (cell.key === null) return;
+        // Undecided against the reference (a digest under a tolerance): not evidence either way.
+        const agrees = relate(cell, ref, compare);
+        if (agrees === null) return;
         known++;
         const stats = this.perCandidate[i] as { wrong: number; known: number };
         stats.known++;
-        if (!cellsAgree(cell, ref, compare)) {
+        if (!agrees) {
           wrong++;
           stats.wrong++;
         }
@@ -116,7 +120,9 @@ export class Accumulator {
       let id = -1;
       if (cell.key !== null) {
         id = reps.findIndex((r) => cellsAgree(r, cell, this.#rules.compare));
-        if (id < 0) id = reps.push(cell) - 1;
+        // Undecided against some group (a digest): its group is unknown, which matches anything.
+        if (id < 0 && !reps.some((r) => relate(r, cell, this.#rules.compare) === null))
+          id = reps.push(cell) - 1;
       }
       (this.groups[i] as number[]).push(id);
     });
@@ -133,13 +139,18 @@ export class Accumulator {
   }
 }
 
-/** The paper's estimator: one uniformly random pair of distinct known candidates. */
-const randomPairDisagrees = (column: readonly Cell[], compare: Comparator, random: () => number): boolean => {
+/** The paper's estimator: one uniformly random pair of distinct known candidates (null: undecided). */
+const randomPairDisagrees = (
+  column: readonly Cell[],
+  compare: Comparator,
+  random: () => number,
+): boolean | null => {
   const known = column.filter((c) => c.key !== null);
   const a = Math.floor(random() * known.length);
   let b = Math.floor(random() * (known.length - 1));
   if (b >= a) b++;
-  return !cellsAgree(known[a] as Cell, known[b] as Cell, compare);
+  const r = relate(known[a] as Cell, known[b] as Cell, compare);
+  return r === null ? null : !r;
 };
 
 /** Mean of the non-null values, and how many there were. */

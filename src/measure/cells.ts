@@ -1,4 +1,6 @@
 import type { Outcome } from '../exec/outcome.ts';
+import { outcomeDigest } from '../exec/output-budget.ts';
+import { valueCellKey } from '../values/digest.ts';
 import type { Comparator, PreparedValue } from '../values/index.ts';
 
 /**
@@ -10,6 +12,12 @@ import type { Comparator, PreparedValue } from '../values/index.ts';
 export interface Cell {
   readonly key: string | null;
   readonly value: PreparedValue | null;
+  /**
+   * Set for an output kept only as a digest (past the run's output memory budget): `exact` when
+   * a different key proves a different value under the mode (no float, no custom equality).
+   * Without the value, a tolerance cannot be applied, so other differences are undecided.
+   */
+  readonly digest?: { readonly exact: boolean };
 }
 
 const UNKNOWN: Cell = { key: null, value: null };
@@ -25,8 +33,18 @@ export interface CellRules {
 export const toCell = (o: Outcome, rules: CellRules): Cell => {
   switch (o.kind) {
     case 'value': {
+      const digest = outcomeDigest(o);
+      if (digest !== null) {
+        const mode = rules.compare.mode;
+        const k = digest.keys[mode];
+        return {
+          key: k.key,
+          value: null,
+          digest: { exact: !k.inexact && (mode === 'strict' || mode === 'python') },
+        };
+      }
       const value = rules.compare.prepare(o.tagged);
-      return { key: `v${value.key}`, value };
+      return { key: valueCellKey(value.key), value };
     }
     case 'invalid':
       return { key: 'i', value: null };
@@ -38,12 +56,33 @@ export const toCell = (o: Outcome, rules: CellRules): Cell => {
   }
 };
 
-/** Agreement of two known cells. */
-export const cellsAgree = (a: Cell, b: Cell, compare: Comparator): boolean => {
+/** Whether a different key proves that a cell and another exact cell differ. */
+const exactCell = (c: Cell, compare: Comparator): boolean => {
+  if (c.digest !== undefined) return c.digest.exact;
+  if (c.value === null) return true;
+  return !c.value.inexact && (compare.mode === 'strict' || compare.mode === 'python');
+};
+
+/**
+ * How two known cells relate: true (agree), false (disagree) or null (undecided: one is a digest
+ * and a tolerance or custom equality could still make them agree). A verdict is never stronger
+ * than its evidence, so undecided pairs are left out of counts, like unknown cells.
+ */
+export const relate = (a: Cell, b: Cell, compare: Comparator): boolean | null => {
   if (a.key === b.key) return true;
+  if (a.digest !== undefined || b.digest !== undefined) {
+    return exactCell(a, compare) && exactCell(b, compare) ? false : null;
+  }
   if (a.value === null || b.value === null) return false;
   return compare.equal(a.value, b.value);
 };
+
+/** Agreement of two known cells (an undecided pair does not agree; see {@link relate}). */
+export const cellsAgree = (a: Cell, b: Cell, compare: Comparator): boolean => relate(a, b, compare) === true;
+
+/** Proven disagreement of two known cells (an undecided pair does not disagree). */
+export const cellsDisagree = (a: Cell, b: Cell, compare: Comparator): boolean =>
+  relate(a, b, compare) === false;
 
 /** A group of known cells with the same key on one input. */
 interface KeyGroup {
@@ -68,21 +107,28 @@ export const groupByKey = (cells: readonly Cell[]): KeyGroup[] => {
  * agree; across keys, one comparison of representatives decides for every pair (equal keys mean
  * equal normal forms), so this is exact and costs O(distinct outputs²), not O(m²).
  */
-export const pairCounts = (cells: readonly Cell[], compare: Comparator): { agree: number; total: number } => {
+export const pairCounts = (
+  cells: readonly Cell[],
+  compare: Comparator,
+): { agree: number; total: number; undecided: number } => {
   const groups = groupByKey(cells);
   let known = 0;
   let agree = 0;
+  let undecided = 0;
   for (const g of groups) {
     known += g.count;
     agree += (g.count * (g.count - 1)) / 2;
   }
   for (let a = 0; a < groups.length; a++) {
     const ga = groups[a] as KeyGroup;
-    if (ga.cell.value === null) continue;
     for (let b = a + 1; b < groups.length; b++) {
       const gb = groups[b] as KeyGroup;
-      if (gb.cell.value !== null && compare.equal(ga.cell.value, gb.cell.value)) agree += ga.count * gb.count;
+      // Two cells without a value or digest (errors) with different keys: no comparison needed.
+      if (ga.cell.value === null && gb.cell.value === null && !ga.cell.digest && !gb.cell.digest) continue;
+      const r = relate(ga.cell, gb.cell, compare);
+      if (r === true) agree += ga.count * gb.count;
+      else if (r === null) undecided += ga.count * gb.count;
     }
   }
-  return { agree, total: (known * (known - 1)) / 2 };
+  return { agree, total: (known * (known - 1)) / 2 - undecided, undecided };
 };

@@ -71,8 +71,10 @@ export const detect = async <A extends Args>(
 ): Promise<Detection<A>> => {
   const started = performance.now();
   const r = resolveCommon(WHERE, task, candidates, options, 2);
-  const epsilon = readProbability(WHERE, 'epsilon', options.epsilon, 0.05);
-  const delta = readProbability(WHERE, 'delta', options.delta, 0.05);
+  // Own properties only: a polluted Object.prototype must not set an option.
+  const own: typeof options = Object.assign(Object.create(null), options);
+  const epsilon = readProbability(WHERE, 'epsilon', own.epsilon, 0.05);
+  const delta = readProbability(WHERE, 'delta', own.delta, 0.05);
   const required = pacDetectionSamples(epsilon, delta);
   const inputs = await drawInputs(r, required);
   let inputsRun = 0;
@@ -91,9 +93,10 @@ export const detect = async <A extends Args>(
     for (let j = 0; j < slice.length; j++) {
       const cells = matrix.outcomes.map((row) => toCell(row[j] as never, r.rules));
       unknownCells += cells.filter((c) => c.key === null).length;
-      const { agree, total } = pairCounts(cells, r.rules.compare);
+      const { agree, total, undecided } = pairCounts(cells, r.rules.compare);
       inputsRun++;
-      if (total > 0) counted++;
+      // An input with undecided pairs (outputs kept only as digests) is no evidence of agreement.
+      if (total > 0 && undecided === 0) counted++;
       if (agree < total) {
         found = inputsRun - 1;
         break;

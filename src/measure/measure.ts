@@ -122,9 +122,11 @@ export const measure = async <A extends Args>(
 ): Promise<Measurement<A>> => {
   const started = performance.now();
   const r = resolveCommon(WHERE, task, candidates, options, 1);
-  const delta = readProbability(WHERE, 'delta', options.delta, 0.05);
-  const n = options.n === undefined ? undefined : readCount(WHERE, 'n', options.n, 1000);
-  const estimator = options.estimator ?? 'all-pairs';
+  // Own properties only: a polluted Object.prototype must not set an option.
+  const own: typeof options = Object.assign(Object.create(null), options);
+  const delta = readProbability(WHERE, 'delta', own.delta, 0.05);
+  const n = own.n === undefined ? undefined : readCount(WHERE, 'n', own.n, 1000);
+  const estimator = own.estimator ?? 'all-pairs';
   if (estimator !== 'all-pairs' && estimator !== 'paired') {
     throw new CrosscheckError(
       'INVALID_OPTION',

@@ -203,7 +203,7 @@ export const resolveCommon = <A extends Args>(
     rules: { compare, compareErrorMessages: options.compareErrorMessages === true },
     equalityName: typeof equality === 'function' ? 'custom' : equality,
     shrinkSteps: readShrink(where, options.shrink),
-    run: options.run ?? {},
+    run: Object.assign(Object.create(null), options.run),
     signal: options.signal,
   };
 };

@@ -3,7 +3,7 @@ import { run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
 import { compareComplexity, complexity, shrinkWitness } from '../inputs/index.ts';
 import { toWire } from '../values/index.ts';
-import { type Cell, cellsAgree, pairCounts, toCell } from './cells.ts';
+import { type Cell, cellsAgree, cellsDisagree, pairCounts, toCell } from './cells.ts';
 import type { Resolved } from './options.ts';
 
 /** Why an input is a witness. @public */
@@ -53,7 +53,7 @@ const shows = (reason: WitnessReason, cells: readonly Cell[], ref: Cell | null, 
     return agree < total;
   }
   if (!ref || ref.key === null) return false;
-  return cells.some((c) => c.key !== null && !cellsAgree(c, ref, r.rules.compare));
+  return cells.some((c) => c.key !== null && cellsDisagree(c, ref, r.rules.compare));
 };
 
 /** Least complex of the inputs that show a disagreement, so shrinking starts small. */

@@ -1,5 +1,5 @@
 import { CrosscheckError } from '../errors/index.ts';
-import { type CrosscheckReport, createReport, type ShardInfo } from './report.ts';
+import { type CrosscheckReport, createReport, parseReport, type ShardInfo } from './report.ts';
 
 const where = 'mergeReports(reports)';
 
@@ -51,6 +51,8 @@ export const mergeReports = (
 ): CrosscheckReport => {
   if (reports.length === 0)
     throw fail('expected at least one report, got none. Pass the shard reports to merge.');
+  // Reports built in code get the same checks as files: shard counts bounded, records whole.
+  reports = reports.map((r, i) => parseReport(r, sources[i]));
   const shard = mergeShards(reports, sources);
   const frameworks = [...new Set(reports.flatMap((r) => r.run.framework.split('+')))].sort();
   return createReport(

@@ -3,6 +3,7 @@ import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { IsolationUsed } from '../exec/isolation/index.ts';
 import type { Detection, Measurement, Witness } from '../measure/index.ts';
 import type { Interval } from '../stats/index.ts';
+import { recordProblem } from './record-schema.ts';
 
 /**
  * The record every matcher writes for the reporter (DESIGN.md "Records and reports"): versioned,
@@ -365,6 +366,14 @@ export const parseRecord = (input: string | unknown): CrosscheckRecord => {
     throw new CrosscheckError(
       'INVALID_INPUT',
       `${where}: unknown record kind ${describeValue(r.kind)}; expected one of ${Object.keys(RECORD_KINDS).join(', ')}.`,
+      { where },
+    );
+  }
+  const problem = recordProblem(r as Record<string, unknown>, r.kind);
+  if (problem !== null) {
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `${where}: ${problem}. The record is damaged or was not written by crosscheck; write it again.`,
       { where },
     );
   }

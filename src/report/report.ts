@@ -53,6 +53,9 @@ export const createReport = (records: readonly CrosscheckRecord[], run: RunInfo)
 const invalid = (where: string, message: string, cause?: unknown): CrosscheckError =>
   new CrosscheckError('INVALID_INPUT', `${where}: ${message}`, { where, cause });
 
+/** Most shards a run may be split into: far past any CI matrix, small enough to list them all. @public */
+export const MAX_SHARDS = 10_000;
+
 const shardOf = (value: unknown, where: string): ShardInfo | null => {
   if (value === null) return null;
   const s = value as Partial<ShardInfo>;
@@ -60,12 +63,14 @@ const shardOf = (value: unknown, where: string): ShardInfo | null => {
     typeof s === 'object' &&
     Number.isInteger(s.count) &&
     (s.count as number) >= 1 &&
+    (s.count as number) <= MAX_SHARDS &&
+    (s.indexes?.length ?? 0) <= MAX_SHARDS &&
     Array.isArray(s.indexes) &&
     s.indexes.every((i) => Number.isInteger(i) && i >= 1 && i <= (s.count as number));
   if (!ok)
     throw invalid(
       where,
-      `run.shard must be null or { count, indexes } with 1 ≤ index ≤ count, got ${describeValue(value)}.`,
+      `run.shard must be null or { count, indexes } with 1 ≤ index ≤ count ≤ ${MAX_SHARDS}, got ${describeValue(value)}.`,
     );
   return { count: s.count as number, indexes: [...(s.indexes as number[])] };
 };
@@ -105,7 +110,9 @@ export const parseReport = (input: string | unknown, source = 'report'): Crossch
   }
   if (!Array.isArray(r.records))
     throw invalid(where, `"records" must be an array, got ${describeValue(r.records)}.`);
-  const run = (r.run ?? {}) as Partial<RunInfo>;
+  if (typeof r.run !== 'object' || r.run === null)
+    throw invalid(where, `"run" must be an object { framework, shard }, got ${describeValue(r.run)}.`);
+  const run = r.run as Partial<RunInfo>;
   if (typeof run.framework !== 'string')
     throw invalid(where, `run.framework must be a string, got ${describeValue(run.framework)}.`);
   const records = r.records.map((x, i) => {
@@ -115,7 +122,10 @@ export const parseReport = (input: string | unknown, source = 'report'): Crossch
       throw invalid(where, `records[${i}] is not a record: ${(error as Error).message}`, error);
     }
   });
-  return createReport(records, { framework: run.framework, shard: shardOf(run.shard ?? null, where) });
+  return createReport(records, {
+    framework: run.framework,
+    shard: shardOf(Object.hasOwn(run, 'shard') ? (run.shard ?? null) : null, where),
+  });
 };
 
 /**

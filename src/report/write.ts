@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { ioError, withIo } from '../errors/io.ts';
 
 /**
  * Writes a file atomically: a temporary file in the same directory, then a rename. A reader (or a
@@ -9,14 +10,14 @@ import { basename, dirname, join } from 'node:path';
  */
 export const writeFileAtomic = (path: string, text: string): void => {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
+  withIo('create the directory', dir, () => mkdirSync(dir, { recursive: true }));
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     writeFileSync(temp, text);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
-    throw error;
+    throw ioError(error, 'write', path);
   }
 };
 
@@ -28,6 +29,8 @@ export const writeFileAtomic = (path: string, text: string): void => {
 export const appendStepSummary = (markdown: string, env: NodeJS.ProcessEnv = process.env): boolean => {
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return false;
-  appendFileSync(file, markdown.endsWith('\n') ? `${markdown}\n` : `${markdown}\n\n`);
+  withIo('append the job summary to', file, () =>
+    appendFileSync(file, markdown.endsWith('\n') ? `${markdown}\n` : `${markdown}\n\n`),
+  );
   return true;
 };

@@ -37,6 +37,8 @@ export interface CodecCore {
   ) => Error & { reason: 'unserializable' | 'too-large' };
   encode(value: unknown, limits?: Partial<EncodeLimits>): Tagged;
   decode(tagged: Tagged): unknown;
+  /** Why a JSON value is not a well-formed tagged value, or null when it is. */
+  check(value: unknown): string | null;
   /** Encodes to a JSON string in one pass (the wire form). */
   stringify(value: unknown, limits?: Partial<EncodeLimits>): string;
   /**
@@ -206,6 +208,14 @@ export function createCodec(): CodecCore {
     }
   };
 
+  const ownPropertyCheck = ObjectCtor.prototype.hasOwnProperty;
+  const ownLimit = (limits: unknown, key: string, fallback: number): number => {
+    if (limits === null || typeof limits !== 'object') return fallback;
+    if (!reflectApply(ownPropertyCheck, limits, [key])) return fallback;
+    const x = (limits as Record<string, unknown>)[key];
+    return typeof x === 'number' && x > 0 ? x : fallback;
+  };
+
   // Encoder state lives at factory level so that one encode allocates no closures; encode()
   // saves and restores it, which keeps nested calls (a getter that encodes) correct.
   let budget = 0;
@@ -360,8 +370,9 @@ export function createCodec(): CodecCore {
     const savedLimitBytes = limitBytes;
     const savedLimitDepth = limitDepth;
     const savedPath = path;
-    limitBytes = rawLimits?.maxBytes ?? 16 * 1024 * 1024;
-    limitDepth = rawLimits?.maxDepth ?? 1000;
+    // Own properties only: a polluted `Object.prototype.maxDepth` must not lift a limit.
+    limitBytes = ownLimit(rawLimits, 'maxBytes', 16 * 1024 * 1024);
+    limitDepth = ownLimit(rawLimits, 'maxDepth', 1000);
     budget = limitBytes;
     path = [];
     try {
@@ -389,9 +400,105 @@ export function createCodec(): CodecCore {
     return NumberCtor(x);
   };
 
+  /** Deepest tagged value {@link check} accepts: past the encoder's default with room for tags. */
+  const MAX_DECODE_DEPTH = 2100;
+  const HEX = /^(?:[0-9a-fA-F]{2})*$/;
+  const INT = /^-?[0-9]+$/;
+  const regexTest = uncurry(RegExp.prototype.test as (this: RegExp, s: string) => boolean);
+  const isFloatPart = (x: unknown): boolean =>
+    typeof x === 'number' || x === 'nan' || x === 'inf' || x === '-inf' || x === '-0';
+
+  /**
+   * Why a JSON value is not a well-formed tagged value, or null when it is. Everything a worker
+   * sends goes through this before the host decodes, prepares or compares it: valid JSON is not
+   * enough (`{"$tuple": 5}` would make every later reader throw), so each tag's body is checked,
+   * and nesting is bounded so that no recursive reader can overflow the stack.
+   */
+  // Plain functions, not closures per node: the host checks every value a worker sends.
+  function checkValues(x: unknown, d: number): string | null {
+    if (!isArray(x)) return 'a tag whose body is not a list';
+    const a = x as unknown[];
+    for (let i = 0; i < a.length; i++) {
+      const item = a[i];
+      // Numbers and strings are most of any output: no call for them.
+      if (typeof item === 'string' || (typeof item === 'number' && item - item === 0)) continue;
+      const why = check(item, d);
+      if (why !== null) return why;
+    }
+    return null;
+  }
+
+  function checkPairs(x: unknown, stringKeys: boolean, d: number): string | null {
+    if (!isArray(x)) return 'a tag whose body is not a list';
+    const a = x as unknown[];
+    for (let i = 0; i < a.length; i++) {
+      const item = a[i];
+      if (!isArray(item) || (item as unknown[]).length !== 2) return 'a pair that is not a 2-item list';
+      const pair = item as unknown[];
+      if (stringKeys && typeof pair[0] !== 'string') return 'an $object key that is not a string';
+      const why = check(pair[0], d) ?? check(pair[1], d);
+      if (why !== null) return why;
+    }
+    return null;
+  }
+
+  function check(t: unknown, depth = 0): string | null {
+    if (t === null || typeof t === 'boolean' || typeof t === 'string') return null;
+    if (typeof t === 'number')
+      return !numberIsNaN(t) && t !== INF && t !== NEG_INF ? null : 'a non-finite number';
+    if (typeof t !== 'object') return `a ${typeof t}`;
+    if (depth > MAX_DECODE_DEPTH) return `nesting deeper than ${MAX_DECODE_DEPTH} levels`;
+    const d = depth + 1;
+    if (isArray(t)) return checkValues(t, d);
+    const keys = objectKeys(t);
+    if (keys.length === 1 && TAGS[keys[0] as string] === true) {
+      const tag = keys[0] as string;
+      const body = (t as Record<string, unknown>)[tag];
+      switch (tag) {
+        case '$tuple':
+        case '$set':
+        case '$frozenset':
+          return checkValues(body, d);
+        case '$dict':
+        case '$map':
+          return checkPairs(body, false, d);
+        case '$object':
+          return checkPairs(body, true, d);
+        case '$float':
+          return isFloatPart(body) ? null : 'a $float that is not a number, nan, inf, -inf or -0';
+        case '$int':
+          return typeof body === 'string' && regexTest(INT, body)
+            ? null
+            : 'an $int that is not a decimal string';
+        case '$bytes':
+          return typeof body === 'string' && regexTest(HEX, body) ? null : '$bytes that are not hex pairs';
+        case '$complex':
+          return isArray(body) &&
+            (body as unknown[]).length === 2 &&
+            isFloatPart((body as unknown[])[0]) &&
+            isFloatPart((body as unknown[])[1])
+            ? null
+            : 'a $complex that is not a pair of floats';
+        case '$undefined':
+          return body === true ? null : 'an $undefined whose body is not true';
+        case '$date':
+          return body === null || typeof body === 'string' ? null : 'a $date that is not a string or null';
+      }
+    }
+    for (let i = 0; i < keys.length; i++) {
+      const why = check((t as Record<string, unknown>)[keys[i] as string], d);
+      if (why !== null) return why;
+    }
+    return null;
+  }
+
   // Sets and maps store -0 as +0, which would go back to Python as the int 0: box it.
   const keyOf = (x: unknown): unknown => (x === 0 && 1 / (x as number) < 0 ? new PyFloat(-0) : x);
 
+  /**
+   * Decodes a tagged value that is known to be well formed (the host's inputs, or one that passed
+   * {@link check}); the host's public `decode` checks first.
+   */
   function decode(t: Tagged): unknown {
     if (t === null || typeof t !== 'object') return t;
     if (isArray(t)) {
@@ -524,6 +631,7 @@ export function createCodec(): CodecCore {
     EncodeFailure,
     encode,
     decode,
+    check,
     stringify,
     safeJson,
   };

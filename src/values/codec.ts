@@ -67,15 +67,29 @@ export const encode = (value: unknown, limits?: Partial<EncodeLimits>): Tagged =
   }
 };
 
-/** Decodes a tagged-JSON value; the inverse of {@link encode}. @public */
-export const decode = (tagged: Tagged): unknown => core.decode(tagged);
+/**
+ * Why a JSON value is not a well-formed tagged value (a tag with a body of the wrong shape,
+ * nesting past the bound), or null when it is. @internal
+ */
+export const checkTagged = (value: unknown): string | null => core.check(value);
+
+/**
+ * Decodes a tagged-JSON value; the inverse of {@link encode}. Throws a {@link CrosscheckError}
+ * (`UNSERIALIZABLE`) for a malformed one, such as `{"$tuple": 5}`.
+ * @public
+ */
+export const decode = (tagged: Tagged): unknown => {
+  const why = core.check(tagged);
+  if (why !== null) throw new CrosscheckError('UNSERIALIZABLE', `Cannot decode value: ${why}.`);
+  return core.decode(tagged);
+};
 
 /** Encodes straight to the JSON wire form. @public */
 export const toWire = (value: unknown, limits?: Partial<EncodeLimits>): string =>
   JSON.stringify(encode(value, limits));
 
 /** Decodes the JSON wire form. @public */
-export const fromWire = (text: string): unknown => core.decode(JSON.parse(text) as Tagged);
+export const fromWire = (text: string): unknown => decode(JSON.parse(text) as Tagged);
 
 /** The failure class the core codec throws, for runners that turn it into an outcome. @internal */
 export const EncodeFailure = core.EncodeFailure;

@@ -34,7 +34,12 @@ const jsonl = (path: string): Record<string, unknown>[] =>
 const buildDataset = (dir: string): void => {
   const tasks = jsonl(join(humanevalDir(), 'tasks.jsonl.gz')).slice(0, TASKS);
   // No reference in any form: neither ground_truth_code nor HumanEval's prompt + canonical_solution.
-  const broken = { ...tasks[0], task_id: BROKEN, ground_truth_code: undefined, canonical_solution: undefined };
+  const broken = {
+    ...tasks[0],
+    task_id: BROKEN,
+    ground_truth_code: undefined,
+    canonical_solution: undefined,
+  };
   writeFileSync(join(dir, 'tasks.jsonl'), [...tasks, broken].map((t) => JSON.stringify(t)).join('\n'));
   const ids = new Set([...tasks.map((t) => t.task_id), BROKEN]);
   mkdirSync(join(dir, 'candidates'));

@@ -2,7 +2,7 @@ import type { CandidateRunStats, RunContext } from '../backend.ts';
 import { BUDGET_SPENT, fromWireOutcome, type Outcome, textOutcome, type WireOutcome } from '../outcome.ts';
 import type { WorkerPool } from './pool.ts';
 import { encodeHostMessage, isWireOutcome } from './protocol.ts';
-import type { ExchangeEnd, WorkerProcess } from './worker-process.ts';
+import { type ExchangeEnd, maxLineChars, type WorkerProcess } from './worker-process.ts';
 
 /** A candidate ready for a worker: what to load and how to call it. @internal */
 export interface LoadSpec {
@@ -126,6 +126,7 @@ class SliceRunner {
       this.#recordAll(outcome);
       return true;
     }
+    worker.lineLimit = maxLineChars(maxOutputBytes);
     const runId = nextId++;
     let next = from;
     let lastMessage = performance.now();

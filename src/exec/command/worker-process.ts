@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { CrosscheckError } from '../../errors/index.ts';
+import { ioError, withIo } from '../../errors/io.ts';
 import { confine, executableProblem } from '../isolation/index.ts';
 import { PROTOCOL_VERSION, parseWorkerMessage, WORKER_ENV, type WorkerMessage } from './protocol.ts';
 
@@ -41,6 +42,13 @@ export type ExchangeEnd =
 const STARTUP_MS = 20_000;
 const TERM_GRACE_MS = 200;
 const STDERR_TAIL = 4000;
+
+/**
+ * Longest reply line the host accepts for a run with output limit `maxOutputBytes` (characters
+ * of the decoded line): two outputs at the limit plus room for the envelope. A worker flushes an
+ * `out` line before it would pass this (docs/protocol.md "Limits on lines"). @internal
+ */
+export const maxLineChars = (maxOutputBytes: number): number => 2 * maxOutputBytes + 1024 * 1024;
 
 const live = new Set<WorkerProcess>();
 let exitHookInstalled = false;
@@ -118,6 +126,13 @@ export class WorkerProcess {
   #stderr: Readable;
   #stderrTail = '';
   #pending = '';
+  /**
+   * Longest reply line accepted (see {@link maxLineChars}); a longer one, or an endless line with
+   * no newline, is a protocol fault: the host stops reading, reports it and kills the worker,
+   * rather than buffer whatever the candidate writes.
+   */
+  lineLimit = maxLineChars(16 * 1024 * 1024);
+  #overflowed = false;
   #listener: ((m: WorkerMessage | { fault: string }) => void) | null = null;
   #exitListener: ((reason: string) => void) | null = null;
   #exitReason: string | null = null;
@@ -128,9 +143,16 @@ export class WorkerProcess {
   private constructor(spec: WorkerSpec) {
     installExitHook();
     this.spec = spec;
-    this.workdir = mkdtempSync(join(tmpdir(), 'crosscheck-worker-'));
+    this.workdir = withIo('create a worker directory in', tmpdir(), () =>
+      mkdtempSync(join(tmpdir(), 'crosscheck-worker-')),
+    );
     this.#progressFile = join(this.workdir, '.crosscheck-progress');
-    writeFileSync(this.#progressFile, Buffer.alloc(8));
+    try {
+      writeFileSync(this.#progressFile, Buffer.alloc(8));
+    } catch (error) {
+      rmSync(this.workdir, { recursive: true, force: true });
+      throw ioError(error, 'write', this.#progressFile);
+    }
     const [file, ...args] = spec.command;
     const env = scrubbedEnv(this.workdir, spec, this.#progressFile);
     const confined = confine(
@@ -234,15 +256,38 @@ export class WorkerProcess {
   }
 
   #onData(chunk: string): void {
-    let text = this.#pending + chunk;
-    let nl = text.indexOf('\n');
+    if (this.#overflowed) return;
+    // Only the new chunk is searched for line ends: re-scanning the pending part would make a
+    // long line quadratic.
+    let nl = chunk.indexOf('\n');
+    let rest = chunk;
     while (nl !== -1) {
-      const line = text.slice(0, nl);
-      text = text.slice(nl + 1);
+      const line = this.#pending + rest.slice(0, nl);
+      this.#pending = '';
+      rest = rest.slice(nl + 1);
+      if (line.length > this.lineLimit) {
+        this.#overflow(line.length);
+        return;
+      }
       if (line.trim() !== '') this.#listener?.(parseWorkerMessage(line));
-      nl = text.indexOf('\n');
+      if (this.#overflowed) return;
+      nl = rest.indexOf('\n');
     }
-    this.#pending = text;
+    if (this.#pending.length + rest.length > this.lineLimit) {
+      this.#overflow(this.#pending.length + rest.length);
+      return;
+    }
+    this.#pending += rest;
+  }
+
+  #overflow(length: number): void {
+    this.#overflowed = true;
+    this.#pending = '';
+    this.#replies.pause();
+    this.#listener?.({
+      fault: `the worker sent a reply line of more than ${length} characters without ending it, past the ${this.lineLimit}-character line limit (an output far past maxOutputBytes, or a candidate writing to the reply pipe)`,
+    });
+    void this.kill();
   }
 
   /** Writes one request line. */

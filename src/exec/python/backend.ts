@@ -40,6 +40,7 @@ export const pythonBackend: Backend = {
         memoryMb: addressSpaceMb(ctx.limits.memoryMb),
         env: PYTHON_ENV,
         trustedValues: true,
+        zygote: true,
         label: PYTHON_LABEL,
         fix: `Check that \`${runtime.executable}\` (Python ${runtime.version}) can run ${harnessPath()}; set CROSSCHECK_PYTHON or configurePython({ python }) to use another interpreter.`,
       },

@@ -108,7 +108,10 @@ class SliceRunner {
   }
 
   /** Runs one range on one worker; says whether the worker can be reused and, from the zygote, the CPU time spent. */
-  async #runRange(worker: WorkerProcess, [from, to]: [number, number]): Promise<{ healthy: boolean; cpuMs: number | null }> {
+  async #runRange(
+    worker: WorkerProcess,
+    [from, to]: [number, number],
+  ): Promise<{ healthy: boolean; cpuMs: number | null }> {
     const ctx = this.#ctx;
     const zygote = this.#pool.spec.zygote === true;
     const { timeoutMs, maxOutputBytes } = ctx.limits;
@@ -182,7 +185,8 @@ class SliceRunner {
       }),
       (m) => {
         if (m.t === 'ended' && zygote && m.id === runId) {
-          if (m.cause === 'done' && next !== to) return `"done" after ${next - from} of ${to - from} outcomes`;
+          if (m.cause === 'done' && next !== to)
+            return `"done" after ${next - from} of ${to - from} outcomes`;
           ended = m;
           return true;
         }
@@ -207,7 +211,9 @@ class SliceRunner {
       },
       silenceLimit(timeoutMs),
       ctx.signal,
-      zygote ? undefined : this.#callWatch(worker, timeoutMs, () => next, timeLimitMs ?? Number.POSITIVE_INFINITY, to),
+      zygote
+        ? undefined
+        : this.#callWatch(worker, timeoutMs, () => next, timeLimitMs ?? Number.POSITIVE_INFINITY, to),
     );
     if (end.kind === 'done') {
       if (ended !== null) {
@@ -374,7 +380,9 @@ class SliceRunner {
       this.#chargeTimeout(timeoutMs, 0);
       this.#recordAll(timeoutOutcome(timeoutMs));
     } else if (end.kind === 'fault') {
-      this.#recordAll(protocolError(`while loading the candidate, the worker broke the protocol: ${end.reason}`));
+      this.#recordAll(
+        protocolError(`while loading the candidate, the worker broke the protocol: ${end.reason}`),
+      );
     } else {
       this.#stats.crashes++;
       this.#recordAll({ kind: 'crash', reason: `while loading the candidate: ${end.reason}` });

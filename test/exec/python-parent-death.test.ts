@@ -50,7 +50,10 @@ const alive = (pid: number): boolean => {
 describe.runIf(process.platform === 'linux')('python workers and their parent', () => {
   it('should leave no worker or candidate process behind when the host is killed with SIGKILL', async () => {
     // Arrange: a host whose candidates loop forever inside forked children of its workers.
-    const host = execa('node', ['--import', 'tsx', HOST], { reject: false, cwd: join(import.meta.dirname, '..', '..') });
+    const host = execa('node', ['--import', 'tsx', HOST], {
+      reject: false,
+      cwd: join(import.meta.dirname, '..', '..'),
+    });
     let tree: number[] = [];
     // Wait (a bounded number of tries) until both workers have forked a candidate's process and
     // watch it loop: the workers no longer read the host's pipe, so its end cannot tell them.

@@ -429,6 +429,7 @@ def _install_audit(workdir):
     # A descriptor of a directory is what `dir_fd=` needs, and the "open" audit event does not
     # carry dir_fd: with no directory descriptor at all, no path can be resolved against one.
     dir_flags = getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_PATH", 0)
+    tmpfile = getattr(os, "O_TMPFILE", 0)
 
     forbidden = {
         "os.fork": "creating processes",
@@ -522,6 +523,10 @@ def _install_audit(workdir):
                     deny("writing %r outside the working directory" % (lexical,))
             else:
                 p = check_read(path)
+            if mode is not None or (flags is not None and tmpfile and flags & tmpfile == tmpfile):
+                # io.open never hands out a directory (FileIO refuses one; an opener's own
+                # os.open is checked by itself), and O_TMPFILE yields an unnamed regular file.
+                return
             if mode is None and flags is not None and flags & dir_flags:
                 deny("opening a directory")
             try:

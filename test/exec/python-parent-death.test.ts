@@ -54,22 +54,28 @@ describe.runIf(process.platform === 'linux')('python workers and their parent', 
       reject: false,
       cwd: join(import.meta.dirname, '..', '..'),
     });
-    let tree: number[] = [];
-    // Wait (a bounded number of tries) until both workers have forked a candidate's process and
-    // watch it loop: the workers no longer read the host's pipe, so its end cannot tell them.
     const host_ = host.pid as number;
-    // Two workers, each with a forked child: processes whose parent is below the host too.
-    const forked = (): number => {
+    // Workers and the candidates' processes they forked (not the interpreter probe).
+    const workers = (): number[] =>
+      below(host_).filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('crosscheck_worker.py');
+        } catch {
+          return false;
+        }
+      });
+    const forked = (tree: number[]): number => {
       const map = parents();
-      return tree.filter((pid) => alive(pid) && tree.includes(map.get(pid) ?? -1)).length;
+      return tree.filter((pid) => tree.includes(map.get(pid) ?? -1)).length;
     };
-    for (let i = 0; i < 400 && forked() < 2; i++) {
+    // Wait (a bounded number of tries) until both workers have forked a candidate's process and
+    // watch it loop: they no longer read the host's pipe, so its end cannot tell them.
+    let tree: number[] = [];
+    for (let i = 0; i < 400 && forked(tree) < 2; i++) {
       await sleep(50);
-      tree = below(host_);
+      tree = workers();
     }
-    expect(forked()).toBeGreaterThanOrEqual(2);
-    await sleep(300);
-    tree = below(host_);
+    expect(forked(tree)).toBeGreaterThanOrEqual(2);
 
     // Act
     process.kill(host.pid as number, 'SIGKILL');

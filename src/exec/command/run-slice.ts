@@ -129,7 +129,9 @@ class SliceRunner {
     const loadEnd = await worker.exchange(
       encodeHostMessage({ t: 'load', id: loadId, key, code, entry, timeoutMs }),
       (m) => {
-        if (m.t === 'ended' && zygote && m.id === loadId) {
+        if (m.t === 'ended') {
+          if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
+          if (m.id !== loadId) return false;
           loadEnded = m;
           return true;
         }
@@ -184,7 +186,9 @@ class SliceRunner {
         invalid: this.#slice.invalid,
       }),
       (m) => {
-        if (m.t === 'ended' && zygote && m.id === runId) {
+        if (m.t === 'ended') {
+          if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
+          if (m.id !== runId) return false;
           if (m.cause === 'done' && next !== to)
             return `"done" after ${next - from} of ${to - from} outcomes`;
           ended = m;

@@ -15,7 +15,8 @@ const TIMEOUT_MS = 400;
 const SENSITIVE = [
   'import math, json',
   'def f(*args):',
-  '    return [repr(args), json.dumps(["x", args]), math.inf, math.pi, 10**1000 % 97, len(str(10**700))]',
+  '    busy = sum(range(200000))',
+  '    return [repr(args), json.dumps(["x", args]), math.inf, math.pi, 10**1000 % 97, len(str(10**700)), busy]',
   '',
 ].join('\n');
 const reference = candidates.fromSources([SENSITIVE], {

@@ -15,6 +15,7 @@ whole worker is the real guard.
 """
 
 import builtins
+import gc
 import json
 import math
 import os
@@ -404,6 +405,18 @@ _PROC_SAFE = ("/proc/cpuinfo", "/proc/meminfo", "/proc/self/stat", "/proc/self/s
 _NO_RELOAD = frozenset(("_posixsubprocess", "posix", "os", "_ctypes", "nt", "_thread", "_signal", "signal"))
 
 
+def _readable_roots():
+    """The Python installation, resolved once in the zygote rather than in every child."""
+    roots = set()
+    for p in list(sys.path) + [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]:
+        if p:
+            roots.add(os.path.realpath(p))
+    return tuple(roots)
+
+
+_READABLE = _readable_roots()
+
+
 def _install_audit(workdir):
     """Installs the policy for the rest of the child's life. It has no off switch: the harness
     itself needs nothing it forbids, and a switch would be one more thing a candidate could
@@ -412,10 +425,7 @@ def _install_audit(workdir):
     own = "/proc/%d" % os.getpid()
     proc_safe = frozenset(_PROC_SAFE + tuple(own + p[len("/proc/self"):] for p in _PROC_SAFE
                                              if p.startswith("/proc/self/")))
-    readable = set()
-    for p in list(sys.path) + [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]:
-        if p:
-            readable.add(os.path.realpath(p))
+    readable = set(_READABLE)
     readable.update((work, "/usr/lib", "/usr/lib64", "/usr/local/lib", "/usr/share", "/lib", "/lib64",
                      "/etc/localtime", "/dev/null", "/dev/urandom", "/dev/random"))
     readable = tuple(sorted(readable))
@@ -822,6 +832,13 @@ def _strict_constant(name):
 _check_loads = json.JSONDecoder(parse_constant=_strict_constant).decode
 _OUT_KEYS = frozenset(("t", "id", "from", "outcomes", "done"))
 _REPORTABLE = ("[0,", "[1,", "[2,")
+_repeat = __import__("itertools").repeat
+
+
+def _rmtree(path):
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
 
 
 class Zygote:
@@ -835,6 +852,7 @@ class Zygote:
         self.shared_inputs = []
         self.plans = []
         self.child = None  # (pid, ctl fd, res fd, dir, key)
+        self.zombies = []
         self.count = 0
         self.pending = b""
 
@@ -874,9 +892,10 @@ class Zygote:
 
     # -- children
 
-    def end_child(self):
-        """Kills the current child (if any), reaps it and removes its directory; returns its
-        wait status and CPU seconds, or None."""
+    def end_child(self, wait=True):
+        """Kills the current child (if any). With `wait`, reaps it and returns its wait status
+        and CPU seconds; without, it is reaped later: a killed process runs no more code, so the
+        next child need not wait for its teardown."""
         c = self.child
         if c is None:
             return None
@@ -886,19 +905,35 @@ class Zygote:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        _, status, usage = os.wait4(pid, 0)
         for fd in (ctl, res):
             try:
                 os.close(fd)
             except OSError:
                 pass
-        import shutil
-
-        shutil.rmtree(subdir, ignore_errors=True)
+        if not wait:
+            self.zombies.append((pid, subdir))
+            return None
+        _, status, usage = os.wait4(pid, 0)
+        _rmtree(subdir)
         return status, usage.ru_utime + usage.ru_stime
 
+    def reap(self, block=False):
+        """Reaps children killed earlier and removes their directories."""
+        left = []
+        for pid, subdir in self.zombies:
+            try:
+                done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                _rmtree(subdir)
+            else:
+                left.append((pid, subdir))
+        self.zombies = left
+
     def on_load(self, msg):
-        self.end_child()
+        self.end_child(wait=False)
+        self.reap(block=len(self.zombies) > 8)
         self.count += 1
         subdir = os.path.join(self.workdir, "c%d" % self.count)
         os.mkdir(subdir, 0o700)
@@ -906,6 +941,9 @@ class Zygote:
         res_r, res_w = os.pipe()
         me = os.getpid()
         self.progress[0] = -1
+        # Objects that exist now are never scanned by the child's garbage collector, which
+        # would otherwise touch (and so copy) every page of the zygote's heap.
+        gc.freeze()
         pid = os.fork()
         if pid == 0:
             _child_main(msg, ctl_r, res_w, subdir, me, self.memory_mb, self.progress, self.plans,
@@ -958,8 +996,13 @@ class Zygote:
         except Ended as e:
             self.report_end(run_id, e, self._culprit())
             return
-        ended = self.end_child()
-        cpu = ended[1] if ended else 0.0
+        # The child exits by itself now. Its CPU time is read before it is reaped, so that the
+        # host can go on at once; it is killed and reaped before the next child is forked.
+        try:
+            cpu = time.clock_gettime(_cpu_clock(pid))
+        except OSError:
+            ended = self.end_child()
+            cpu = ended[1] if ended else 0.0
         self.send(_dumps({"t": "ended", "id": run_id, "cause": "done", "cpuMs": round(cpu * 1000, 3)}))
 
     def _culprit(self):
@@ -1084,9 +1127,16 @@ class Zygote:
                 or m.get("id") != req_id or m.get("from") != nxt or type(m.get("outcomes")) is not list):
             raise Ended("fault", "a malformed reply %s" % line[:120].decode("utf-8", "replace"))
         outcomes = m["outcomes"]
-        for o in outcomes:
-            if type(o) is not str or not o.startswith(_REPORTABLE) or not o.endswith("]"):
-                raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
+        # Checked in C (str methods mapped over the list); a non-string raises TypeError.
+        try:
+            ok = all(map(str.startswith, outcomes, _repeat(_REPORTABLE))) and all(
+                map(str.endswith, outcomes, _repeat("]")))
+        except TypeError:
+            ok = False
+        if not ok:
+            for o in outcomes:
+                if type(o) is not str or not o.startswith(_REPORTABLE) or not o.endswith("]"):
+                    raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
         nxt += len(outcomes)
         done = m.get("done", False)
         if nxt > end or (done is not False and done is not True) or (done and nxt != end):
@@ -1095,7 +1145,7 @@ class Zygote:
 
     def serve(self):
         handlers = {"inputs": self.on_inputs, "load": self.on_load, "run": self.on_run,
-                    "unload": lambda msg: self.end_child()}
+                    "unload": lambda msg: self.end_child(wait=False)}
         self.send(_dumps({"t": "hello", "protocol": PROTOCOL, "language": "python",
                           "runtime": "%d.%d.%d" % sys.version_info[:3], "pid": os.getpid()}))
         while True:
@@ -1165,6 +1215,7 @@ def main():
         zygote.serve()
     finally:
         zygote.end_child()
+        zygote.reap(block=True)
         # The host removes it too; this covers a host that died without cleaning up.
         import shutil
 

@@ -677,7 +677,7 @@ class Child:
             code = compile(msg["code"], "<candidate>", "exec", dont_inherit=True)
         except BaseException as e:  # SyntaxError, ValueError (null bytes), MemoryError, RecursionError
             return _error_wire(2, "CompileError", "%s: %s" % (type(e).__name__, _text(e)))
-        ns = {"__name__": "candidate", "__builtins__": builtins}
+        ns = {"__name__": "candidate", "__builtins__": builtins.__dict__}
         try:
             exec(code, ns)
         except BaseException as e:

@@ -1,16 +1,21 @@
 """crosscheck worker: serves Python candidates over the JSON-lines protocol of docs/protocol.md.
 
 The host starts this file with fd 3 (requests, host -> worker) and fd 4 (replies, worker -> host),
-a scrubbed environment and a fresh temporary working directory. Candidate prints go to a sink, so
-they can never corrupt the protocol. Standard library only; Python >= 3.9.
+a scrubbed environment and a fresh temporary working directory. Standard library only; Python >= 3.9.
 
-Isolation here is defence in depth inside one process: rlimits (memory, processes, core files),
-an audit hook that refuses writes outside the working directory, process creation, threads,
-signals, sockets, ctypes and gc walks, and a per-call timer. The host
-adds the hard guarantees: it kills and replaces a worker that dies or stops answering.
+The process the host starts is a warmed zygote: it imports what the harness and common candidates
+need, decodes the inputs, and never runs candidate code. Each candidate slice (a load and one
+batch of calls) runs in a child forked for it, with its own directory, limits and audit hook; the
+child exits after the batch, so nothing a candidate does (patched modules, signal handlers,
+timers, profilers, interpreter settings) reaches another candidate or the reference. The zygote
+watches the child's CPU time, ends it when a call or the batch runs too long, checks every line
+it writes before passing it on, and reports how it ended: only the zygote and the host assign
+timeouts and crashes. Isolation inside the child is defence in depth; the OS boundary around the
+whole worker is the real guard.
 """
 
 import builtins
+import gc
 import json
 import math
 import os
@@ -32,7 +37,7 @@ for _name in (
     globals()[_name] = getattr(builtins, _name)
 del _name
 
-PROTOCOL = 1
+PROTOCOL = 2
 MAX_SAFE = 2**53
 
 # Python 3.11 refuses to convert ints of more than 4,300 digits to or from text, which made a
@@ -46,10 +51,6 @@ MESSAGE_CHARS = 2000
 # The script's own folder must not shadow candidate imports.
 if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
     del sys.path[0]
-
-
-class _Timeout(BaseException):
-    """Raised into a call that exceeded its limit. BaseException, so `except Exception` cannot eat it."""
 
 
 class _Sink:
@@ -92,9 +93,9 @@ def _float_of(x):
         if x == "nan":
             return math.nan
         if x == "inf":
-            return math.inf
+            return _INF
         if x == "-inf":
-            return -math.inf
+            return -_INF
         if x == "-0":
             return -0.0
         return float(x)
@@ -145,14 +146,22 @@ def _decode_tag(d):
 
 _loads = json.JSONDecoder(object_hook=_decode_tag).decode
 _dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+# Bound now, in the zygote: a candidate that patches json.encoder or math changes only names in
+# those modules, never these, so its own results are still reported as they are.
+_INF = float("inf")
+
+
+def _str_list(v):
+    """JSON text of a list of strings without the json module."""
+    return "[" + ",".join(map(_esc, v)) + "]"
 
 
 def _special(x):
     if x != x:
         return "nan"
-    if x == math.inf:
+    if x == _INF:
         return "inf"
-    if x == -math.inf:
+    if x == -_INF:
         return "-inf"
     return x
 
@@ -180,8 +189,10 @@ def encode(v):
         types = set(map(type, v))
         if len(types) == 1:
             only = types.pop()
-            if only is str or (only is int and -MAX_SAFE <= min(v) and max(v) <= MAX_SAFE):
-                return _dumps(v)
+            if only is str:
+                return _str_list(v)
+            if only is int and -MAX_SAFE <= min(v) and max(v) <= MAX_SAFE:
+                return "[" + ",".join(map(repr, v)) + "]"
         return "[" + _items(v) + "]"
     if t is tuple:
         return '{"$tuple":[' + _items(v) + "]}"
@@ -311,7 +322,7 @@ def _text(x):
 
 
 def _error_wire(kind, name, message):
-    return "[" + str(kind) + "," + _dumps(name) + "," + _dumps(_text(message)) + "]"
+    return "[" + str(kind) + "," + _esc(name) + "," + _esc(_text(message)) + "]"
 
 
 def _value_wire(r, max_chars):
@@ -360,7 +371,8 @@ def _value_wire(r, max_chars):
 
 
 # ---------------------------------------------------------------------------------------------
-# Process limits and the audit hook.
+# What a candidate's process may do: limits and the audit hook, installed in each child right
+# after the fork, before any candidate code runs. The zygote itself never runs candidate code.
 
 
 def _set_limits(memory_mb):
@@ -379,25 +391,55 @@ def _set_limits(memory_mb):
     lower(resource.RLIMIT_FSIZE, 64 * 1024 * 1024)
     if hasattr(resource, "RLIMIT_NPROC"):
         # Counts every process of the user, so 0 forbids any fork (not enforced for root: the
-        # audit hook below refuses process creation too).
+        # audit hook below and the stubbed _posixsubprocess refuse process creation too).
         lower(resource.RLIMIT_NPROC, 0)
 
 
+# Files under /proc a candidate may read (its own status, the machine's size); everything else
+# there leads to other processes (`/proc/<ppid>/root/...`, `environ`, `mem`) or to descriptors.
+_PROC_SAFE = ("/proc/cpuinfo", "/proc/meminfo", "/proc/self/stat", "/proc/self/statm", "/proc/self/status")
+
+# Modules a candidate must not load afresh: a new copy of `_posixsubprocess` forks without an
+# audit event, and new `posix`/`os` copies would undo the refusals below. Their loads raise the
+# `import` audit event, which only fires when a module is really loaded (not for cached ones).
+_NO_RELOAD = frozenset(("_posixsubprocess", "posix", "os", "_ctypes", "nt", "_thread", "_signal", "signal"))
+
+
+def _readable_roots():
+    """The Python installation, resolved once in the zygote rather than in every child."""
+    roots = set()
+    for p in list(sys.path) + [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]:
+        if p:
+            roots.add(os.path.realpath(p))
+    return tuple(roots)
+
+
+_READABLE = _readable_roots()
+
+
 def _install_audit(workdir):
-    """Installs the policy for the rest of the process's life. It has no off switch: the harness
+    """Installs the policy for the rest of the child's life. It has no off switch: the harness
     itself needs nothing it forbids, and a switch would be one more thing a candidate could
     reach. The hook is referenced only by the interpreter (and by gc, which is refused)."""
     work = os.path.realpath(workdir)
     own = "/proc/%d" % os.getpid()
-    readable = set()
-    for p in list(sys.path) + [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]:
-        if p:
-            readable.add(os.path.realpath(p))
+    proc_safe = frozenset(_PROC_SAFE + tuple(own + p[len("/proc/self"):] for p in _PROC_SAFE
+                                             if p.startswith("/proc/self/")))
+    readable = set(_READABLE)
     readable.update((work, "/usr/lib", "/usr/lib64", "/usr/local/lib", "/usr/share", "/lib", "/lib64",
-                     "/etc/localtime", "/dev/null", "/dev/urandom", "/dev/random", own))
+                     "/etc/localtime", "/dev/null", "/dev/urandom", "/dev/random"))
     readable = tuple(sorted(readable))
     realpath = os.path.realpath
+    normpath = os.path.normpath
+    abspath = os.path.abspath
     fspath = os.fspath
+    stat = os.stat
+    S_ISDIR = __import__("stat").S_ISDIR
+    no_reload = _NO_RELOAD
+    # A descriptor of a directory is what `dir_fd=` needs, and the "open" audit event does not
+    # carry dir_fd: with no directory descriptor at all, no path can be resolved against one.
+    dir_flags = getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_PATH", 0)
+    tmpfile = getattr(os, "O_TMPFILE", 0)
 
     forbidden = {
         "os.fork": "creating processes",
@@ -432,20 +474,20 @@ def _install_audit(workdir):
         "os.setuid": "changing identity",
         "os.setgid": "changing identity",
     }
+    # Event -> (indexes of path arguments, indexes of dir_fd arguments; -1 there means none).
     path_writes = {
-        "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.rename": (0, 1),
-        "os.link": (0, 1), "os.symlink": (1,), "os.truncate": (0,), "os.chmod": (0,),
-        "os.chown": (0,), "os.utime": (0,), "os.mkfifo": (0,), "os.mknod": (0,),
-        "os.setxattr": (0,), "os.removexattr": (0,), "shutil.rmtree": (0,),
-        "shutil.copyfile": (1,), "shutil.copytree": (1,), "shutil.move": (1,),
+        "os.remove": ((0,), (1,)), "os.rmdir": ((0,), (1,)), "os.mkdir": ((0,), (2,)),
+        "os.rename": ((0, 1), (2, 3)), "os.link": ((0, 1), (2, 3)), "os.symlink": ((1,), (2,)),
+        "os.truncate": ((0,), ()), "os.chmod": ((0,), (2,)), "os.chown": ((0,), (3,)),
+        "os.utime": ((0,), (3,)), "os.mkfifo": ((0,), (2,)), "os.mknod": ((0,), (3,)),
+        "os.setxattr": ((0,), ()), "os.removexattr": ((0,), ()), "shutil.rmtree": ((0,), ()),
+        "shutil.copyfile": ((1,), ()), "shutil.copytree": ((1,), ()), "shutil.move": ((1,), ()),
+        "sqlite3.connect": ((0,), ()),
     }
+    path_reads = {"os.listdir": 0, "os.scandir": 0}
     writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
-    def inside(path, roots):
-        try:
-            p = realpath(fspath(path))
-        except (TypeError, ValueError):
-            return False
+    def inside(p, roots):
         for r in roots:
             if p == r or p.startswith(r + "/"):
                 return True
@@ -453,6 +495,25 @@ def _install_audit(workdir):
 
     def deny(what):
         raise PermissionError("crosscheck: %s is not allowed for a candidate" % what)
+
+    def resolved(path):
+        try:
+            given = fspath(path)
+            if isinstance(given, bytes):
+                given = given.decode("utf-8", "surrogateescape")
+            return normpath(abspath(given)), realpath(given)
+        except (TypeError, ValueError):
+            deny("the path %r" % (path,))
+
+    def check_read(path):
+        lexical, p = resolved(path)
+        # Both spellings: `/proc/<ppid>/root/etc` resolves to `/etc`, `/dev/fd/3` to `/proc/...`.
+        for q in (lexical, p):
+            if (q == "/proc" or q.startswith("/proc/")) and q not in proc_safe:
+                deny("reading %r" % lexical)
+        if not inside(p, readable):
+            deny("reading %r outside the working directory and the Python installation" % p)
+        return p
 
     def hook(event, args):
         if event == "open":
@@ -466,34 +527,55 @@ def _install_audit(workdir):
             writing = (mode is not None and any(c in mode for c in "wax+")) or (
                 mode is None and flags is not None and flags & writes)
             if writing:
-                if not inside(path, (work,)):
-                    deny("writing %r outside the working directory" % (fspath(path),))
+                lexical, p = resolved(path)
+                p = realpath(p)
+                if not inside(p, (work,)) or not inside(lexical, (work,)):
+                    deny("writing %r outside the working directory" % (lexical,))
             else:
-                p = realpath(fspath(path)) if not isinstance(path, int) else ""
-                if p.startswith("/proc/") and not (p.startswith(own + "/") or p == own):
-                    deny("reading %r" % p)
-                if p.endswith("/environ") and p.startswith("/proc/"):
-                    deny("reading %r" % p)
-                if not inside(path, readable):
-                    deny("reading %r outside the working directory and the Python installation" % p)
+                p = check_read(path)
+            if mode is not None or (flags is not None and tmpfile and flags & tmpfile == tmpfile):
+                # io.open never hands out a directory (FileIO refuses one; an opener's own
+                # os.open is checked by itself), and O_TMPFILE yields an unnamed regular file.
+                return
+            if mode is None and flags is not None and flags & dir_flags:
+                deny("opening a directory")
+            try:
+                is_dir = S_ISDIR(stat(p).st_mode)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                deny("opening a directory")
+            return
+        if event == "import":
+            if args[0] in no_reload:
+                deny("loading the module %s again" % args[0])
             return
         what = forbidden.get(event)
         if what is not None:
             deny(what)
-        idx = path_writes.get(event)
-        if idx is not None:
-            for i in idx:
+        spec = path_writes.get(event)
+        if spec is not None:
+            paths, dir_fds = spec
+            for i in dir_fds:
+                if i < len(args) and isinstance(args[i], int) and args[i] != -1:
+                    deny("a path relative to a directory descriptor")
+            for i in paths:
                 if i < len(args) and args[i] is not None and not isinstance(args[i], int):
-                    if not inside(args[i], (work,)):
-                        deny("changing %r outside the working directory" % (fspath(args[i]),))
+                    lexical, p = resolved(args[i])
+                    if not inside(p, (work,)) or not inside(lexical, (work,)):
+                        deny("changing %r outside the working directory" % (lexical,))
             return
+        i = path_reads.get(event)
+        if i is not None and i < len(args) and args[i] is not None and not isinstance(args[i], int):
+            check_read(args[i])
 
     sys.addaudithook(hook)
 
 
 def _block_process_creation():
     """Friendly errors for the common spellings; the audit hook covers the rest. Threads too:
-    one would outlive its call and could end the worker under a later candidate."""
+    one would outlive its call. `_posixsubprocess.fork_exec` raises no audit event, so the module
+    is replaced by a stub and loading it again is refused by the hook."""
 
     def refuser(what):
         def refuse(*_a, **_k):
@@ -501,14 +583,26 @@ def _block_process_creation():
 
         return refuse
 
-    for name in ("fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp", "spawnv",
-                 "spawnve", "spawnl", "spawnle", "execv", "execve", "execl", "execle", "execlp",
-                 "execvp", "execvpe"):
-        if hasattr(os, name):
-            setattr(os, name, refuser("creating processes"))
-    for name in ("kill", "killpg"):
-        if hasattr(os, name):
-            setattr(os, name, refuser("sending signals"))
+    import posix
+
+    for module in (os, posix):
+        for name in ("fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp", "spawnv",
+                     "spawnve", "spawnl", "spawnle", "execv", "execve", "execl", "execle", "execlp",
+                     "execvp", "execvpe", "register_at_fork"):
+            if hasattr(module, name):
+                setattr(module, name, refuser("creating processes"))
+        for name in ("kill", "killpg", "pidfd_open"):
+            if hasattr(module, name):
+                setattr(module, name, refuser("sending signals"))
+    # A fresh copy of a built-in module (`_imp.create_builtin`, which raises no audit event)
+    # would have none of the refusals above. The zygote loaded every built-in module already.
+    import _imp
+
+    if hasattr(_imp, "create_builtin"):
+        del _imp.create_builtin
+    stub = type(sys)("_posixsubprocess")
+    stub.fork_exec = refuser("creating processes")
+    sys.modules["_posixsubprocess"] = stub
     import _thread
     import threading  # imported now so that its own reference to _thread is patched too
 
@@ -517,66 +611,272 @@ def _block_process_creation():
                      "_start_joinable_thread"):
             if hasattr(module, name):
                 setattr(module, name, refuser("starting threads"))
+    # rmtree's descriptor-based variant opens directories, which the hook refuses.
+    import shutil
+
+    shutil._use_fd_functions = False
 
 
 # ---------------------------------------------------------------------------------------------
-# The worker.
+# prctl through libc, loaded by the zygote before any candidate exists (ctypes is refused to
+# candidates by the audit hook).
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_NO_NEW_PRIVS = 38
 
 
-class Worker:
-    def __init__(self, rfile, wfile, progress):
-        self.progress = progress
+def _load_prctl():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.prctl
+        fn.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
+        fn.restype = ctypes.c_int
+        return fn
+    except (ImportError, OSError, AttributeError):
+        return None
+
+
+_prctl = _load_prctl()
+
+
+def _die_with_parent(expected_parent):
+    """SIGKILL when the parent dies, then a check that it has not died already (in which case
+    the signal will never come)."""
+    if _prctl is not None:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != expected_parent:
+        os._exit(1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The child: one candidate slice (load + one batch of calls), then exit.
+
+
+class Child:
+    def __init__(self, rfile, wfile, progress, plans, shared):
         self.rfile = rfile
         self.wfile = wfile
-        self.candidates = {}
-        self.inputs_key = None
-        self.shared_inputs = []
-        self.plans = []
-        self.start = [math.inf]
-        self.limit = [1.0]
-        self.base_recursion = sys.getrecursionlimit()
-        self.base_builtins = dict(builtins.__dict__)
-        self.ppid = os.getppid()
+        self.progress = progress
+        self.plans = plans
+        self.shared = shared
+        self.fn = None
 
     def send(self, text):
         self.wfile.write(text.encode("utf-8") + b"\n")
         self.wfile.flush()
 
-    # The timer: one interval timer per batch; the handler compares the running call's start
-    # with the limit, so a call costs two stores instead of two setitimer system calls.
-    def _tick(self, signum, frame):
-        if os.getppid() != self.ppid:
-            os._exit(1)
-        if time.perf_counter() - self.start[0] > self.limit[0]:
-            raise _Timeout()
+    def load(self, msg):
+        """Compiles and runs the candidate's module code; returns an error wire or None. Time
+        is the zygote's business: it ends this process when loading takes too long."""
+        try:
+            code = compile(msg["code"], "<candidate>", "exec", dont_inherit=True)
+        except BaseException as e:  # SyntaxError, ValueError (null bytes), MemoryError, RecursionError
+            return _error_wire(2, "CompileError", "%s: %s" % (type(e).__name__, _text(e)))
+        ns = {"__name__": "candidate", "__builtins__": builtins.__dict__}
+        try:
+            exec(code, ns)
+        except BaseException as e:
+            return _error_wire(2, _class_name(e), "while loading the candidate: %s" % _text(e))
+        fn = ns.get(msg["entry"])
+        if not callable(fn):
+            defined = sorted(k for k, v in ns.items() if type(k) is str and callable(v) and not k.startswith("__")
+                             and getattr(v, "__module__", None) == "candidate")
+            listed = ", ".join("`%s`" % d for d in defined) if defined else "no functions"
+            return _error_wire(
+                2, "EntryNotFound",
+                "the code defines no function `%s`; it defines %s. Set `entry` to the function to call."
+                % (msg["entry"], listed),
+            )
+        self.fn = fn
+        return None
 
-    def _arm(self, timeout_s):
-        self.limit[0] = timeout_s
-        self.start[0] = math.inf
-        signal.signal(signal.SIGALRM, self._tick)
-        tick = max(0.002, min(0.05, timeout_s / 4))
-        signal.setitimer(signal.ITIMER_REAL, tick, tick)
+    def run(self, msg):
+        """Calls the candidate on inputs [from, to) and reports values and exceptions only:
+        timeouts and crashes are facts about this process that only the zygote and the host see."""
+        fn = self.fn
+        max_chars = msg["maxOutputBytes"]
+        invalid = frozenset(msg["invalid"])
+        end = msg["to"]
+        plans, shared, progress = self.plans, self.shared, self.progress
+        perf, send = time.perf_counter, self.send
+        head = '{"t":"out","id":%d,"from":' % msg["id"]
+        parts = []
+        append = parts.append
+        i = sent = msg["from"]
+        held = 0
+        last_flush = perf()
+        while i < end:
+            args = shared[i]
+            if args is None:
+                plan = plans[i]
+                if type(plan) is str:
+                    append(plan)
+                    i += 1
+                    continue
+                args = _fresh_args(plan)
+            t0 = perf()
+            if t0 - last_flush > FLUSH_SECONDS or held > max_chars:
+                # Also by size: the host refuses reply lines past 2 x maxOutputBytes.
+                send(head + '%d,"outcomes":%s}' % (sent, _str_list(parts)))
+                sent = i
+                del parts[:]
+                last_flush = t0
+                held = 0
+            progress[0] = i
+            try:
+                r = fn(*args)
+            except BaseException as e:
+                append(_exception_wire(e, invalid))
+                del e
+            else:
+                wire = _value_wire(r, max_chars)
+                held += len(wire)
+                append(wire)
+            i += 1
+        send(head + '%d,"outcomes":%s,"done":true}' % (sent, _str_list(parts)))
 
-    def _disarm(self):
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        self.start[0] = math.inf
 
-    def _reset_process_state(self):
-        """Undoes process-wide changes a candidate may have made, before and after each batch."""
-        b = builtins.__dict__
-        if len(b) != len(self.base_builtins) or any(b.get(k) is not v for k, v in self.base_builtins.items()):
-            b.clear()
-            b.update(self.base_builtins)
-        sys.setrecursionlimit(self.base_recursion)
+def _class_name(e):
+    try:
+        name = type(e).__name__
+        return name if type(name) is str else "BaseException"
+    except BaseException:
+        return "BaseException"
+
+
+def _exception_wire(e, invalid):
+    try:
+        kind = 1 if invalid and not invalid.isdisjoint(c.__name__ for c in type(e).__mro__) else 2
+    except BaseException:
+        kind = 2
+    return _error_wire(kind, _class_name(e), e)
+
+
+def _child_main(msg, ctl_r, res_w, subdir, zygote_pid, memory_mb, progress, plans, shared):
+    """Runs in the forked child; never returns."""
+    try:
+        _die_with_parent(zygote_pid)
+        # The child speaks the same protocol to the zygote on its own fd 3/4; nothing else of
+        # the zygote's (the host's pipes, other children's pipes) stays open.
+        os.dup2(ctl_r, 3)
+        os.dup2(res_w, 4)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.closerange(5, 1 << 16)
+        os.chdir(subdir)
+        for var in ("HOME", "TMPDIR", "TMP", "TEMP"):
+            os.environ[var] = subdir
+        import tempfile
+
+        tempfile.tempdir = subdir
+        if _prctl is not None:
+            _prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+            # Other processes of this user cannot read its memory or attach to it.
+            _prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        _set_limits(memory_mb)
+        _block_process_creation()
         sys.stdout = sys.stderr = _Sink()
         sys.stdin = None
+        rfile = os.fdopen(3, "rb", buffering=1 << 16)
+        wfile = os.fdopen(4, "wb", buffering=1 << 16)
+        _install_audit(subdir)
+        child = Child(rfile, wfile, progress, plans, shared)
+        error = child.load(msg)
+        if error is None:
+            child.send('{"t":"loaded","id":%d,"ok":true}' % msg["id"])
+        else:
+            child.send('{"t":"loaded","id":%d,"ok":false,"error":%s}' % (msg["id"], error))
+            os._exit(0)
+        line = rfile.readline()
+        if line:
+            child.run(_loads(line.decode("utf-8")))
+    except BaseException:
+        os._exit(70)
+    finally:
+        # Whatever happens, the child never returns into the zygote's code.
+        os._exit(0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The zygote: trusted, holds the decoded inputs, forks one child per candidate slice, watches
+# its CPU time, checks every line it sends and reports how it ended.
+
+
+def _cpu_clock(pid):
+    # clock_getcpuclockid(pid) for a whole process on Linux: CPUCLOCK_SCHED of that pid.
+    return ((~pid) << 3) | 2
+
+
+class Ended(Exception):
+    def __init__(self, cause, reason=""):
+        self.cause = cause
+        self.reason = reason
+
+
+def _describe_status(status):
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = "signal %d" % sig
+        return "the worker was killed by %s" % name
+    return "the worker exited with code %d" % os.WEXITSTATUS(status)
+
+
+def _strict_constant(name):
+    raise ValueError("not JSON: %s" % name)
+
+
+_check_loads = json.JSONDecoder(parse_constant=_strict_constant).decode
+_OUT_KEYS = frozenset(("t", "id", "from", "outcomes", "done"))
+_REPORTABLE = ("[0,", "[1,", "[2,")
+_repeat = __import__("itertools").repeat
+
+
+def _rmtree(path):
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+class Zygote:
+    def __init__(self, rfile, wfd, progress, workdir, memory_mb):
+        self.rfile = rfile
+        self.wfd = wfd
+        self.progress = progress
+        self.workdir = workdir
+        self.memory_mb = memory_mb
+        self.inputs_key = None
+        self.shared_inputs = []
+        self.plans = []
+        self.child = None  # (pid, ctl fd, res fd, dir, key)
+        self.zombies = []
+        self.count = 0
+        self.pending = b""
+
+    def send(self, text):
+        data = text.encode("utf-8") + b"\n"
+        while data:
+            n = os.write(self.wfd, data)
+            data = data[n:]
+
+    def relay(self, data):
+        while data:
+            n = os.write(self.wfd, data)
+            data = data[n:]
 
     def on_inputs(self, msg):
-        """Decodes each input once. Immutable arguments are shared by every call; mutable ones
-        get a copy recipe, so each call still receives its own copy at a fraction of a decode."""
+        """Decodes each input once, in the zygote: every child inherits the result. Immutable
+        arguments are shared by every call; mutable ones get a copy recipe."""
         self.inputs_key = msg["key"]
         shared, plans = [], []
-        # The message was parsed with the tag decoder, so the inputs arrive as Python values.
         undecoded = msg.get("undecoded", False)
         for args in msg["inputs"]:
             try:
@@ -595,141 +895,262 @@ class Worker:
                 plans.append(plan)
         self.shared_inputs, self.plans = shared, plans
 
-    def on_load(self, msg):
-        error = self._load(msg)
-        if error is None:
-            self.send('{"t":"loaded","id":%d,"ok":true}' % msg["id"])
-        else:
-            self.send('{"t":"loaded","id":%d,"ok":false,"error":%s}' % (msg["id"], error))
+    # -- children
 
-    def _load(self, msg):
-        """Compiles and runs the candidate's module code in its own namespace; returns an error wire or None."""
+    def end_child(self, wait=True):
+        """Kills the current child (if any). With `wait`, reaps it and returns its wait status
+        and CPU seconds; without, it is reaped later: a killed process runs no more code, so the
+        next child need not wait for its teardown."""
+        c = self.child
+        if c is None:
+            return None
+        self.child = None
+        pid, ctl, res, subdir, _key = c
         try:
-            code = compile(msg["code"], "<candidate>", "exec", dont_inherit=True)
-        except BaseException as e:  # SyntaxError, ValueError (null bytes), MemoryError, RecursionError
-            return _error_wire(2, "CompileError", "%s: %s" % (type(e).__name__, _text(e)))
-        # Its own builtins, so a candidate that rebinds `len` or `print` changes only itself.
-        ns = {"__name__": "candidate", "__builtins__": dict(self.base_builtins)}
-        self._reset_process_state()
-        self._arm(msg["timeoutMs"] / 1000.0)
-        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        for fd in (ctl, res):
             try:
-                self.start[0] = time.perf_counter()
-                exec(code, ns)
-            finally:
-                self.start[0] = math.inf
-        except _Timeout:
-            return '[3,"call",%d]' % msg["timeoutMs"]
-        except BaseException as e:
-            return _error_wire(2, type(e).__name__, "while loading the candidate: %s" % _text(e))
-        finally:
-            self._disarm()
-            self._reset_process_state()
-        fn = ns.get(msg["entry"])
-        if not callable(fn):
-            defined = sorted(k for k, v in ns.items() if callable(v) and not k.startswith("__")
-                             and getattr(v, "__module__", None) == "candidate")
-            listed = ", ".join("`%s`" % d for d in defined) if defined else "no functions"
-            return _error_wire(
-                2, "EntryNotFound",
-                "the code defines no function `%s`; it defines %s. Set `entry` to the function to call."
-                % (msg["entry"], listed),
-            )
-        self.candidates[msg["key"]] = fn
-        return None
+                os.close(fd)
+            except OSError:
+                pass
+        if not wait:
+            self.zombies.append((pid, subdir))
+            return None
+        _, status, usage = os.wait4(pid, 0)
+        _rmtree(subdir)
+        return status, usage.ru_utime + usage.ru_stime
 
-    def on_unload(self, msg):
-        self.candidates.pop(msg["key"], None)
+    def reap(self, block=False):
+        """Reaps children killed earlier and removes their directories."""
+        left = []
+        for pid, subdir in self.zombies:
+            try:
+                done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+            except ChildProcessError:
+                done = pid
+            if done:
+                _rmtree(subdir)
+            else:
+                left.append((pid, subdir))
+        self.zombies = left
+
+    def on_load(self, msg):
+        self.end_child(wait=False)
+        self.reap(block=len(self.zombies) > 8)
+        self.count += 1
+        subdir = os.path.join(self.workdir, "c%d" % self.count)
+        os.mkdir(subdir, 0o700)
+        ctl_r, ctl_w = os.pipe()
+        res_r, res_w = os.pipe()
+        me = os.getpid()
+        self.progress[0] = -1
+        # Objects that exist now are never scanned by the child's garbage collector, which
+        # would otherwise touch (and so copy) every page of the zygote's heap.
+        gc.freeze()
+        pid = os.fork()
+        if pid == 0:
+            _child_main(msg, ctl_r, res_w, subdir, me, self.memory_mb, self.progress, self.plans,
+                        self.shared_inputs)
+        os.close(ctl_r)
+        os.close(res_w)
+        self.child = (pid, ctl_w, res_r, subdir, msg["key"])
+        self.pending = b""
+        self._cpu_backstop(pid, msg["timeoutMs"], False)
+        try:
+            line, ok = self.watch(msg["id"], msg["timeoutMs"], None, None, load=True)
+        except Ended as e:
+            self.report_end(msg["id"], e, -1)
+            return
+        self.relay(line)
+        if not ok:
+            self.end_child()
+
+    def _cpu_backstop(self, pid, ms, final):
+        """RLIMIT_CPU as a backstop should the watch below ever fail to end the child. At load
+        only the soft limit (the batch may need more, and only root may raise a hard limit)."""
+        try:
+            limit = int(time.clock_gettime(_cpu_clock(pid))) + int(ms / 1000.0 * 2) + 2
+            resource.prlimit(pid, resource.RLIMIT_CPU, (limit, limit + 2 if final else resource.RLIM_INFINITY))
+        except (OSError, ValueError, AttributeError):
+            pass
 
     def on_run(self, msg):
-        fn = self.candidates.get(msg["key"])
-        if fn is None or msg["inputs"] != self.inputs_key:
+        c = self.child
+        run_id = msg["id"]
+        if c is None or c[4] != msg["key"] or msg["inputs"] != self.inputs_key:
             self.send(_dumps({"t": "fatal", "message": "run before load or inputs"}))
             return
+        pid, ctl = c[0], c[1]
+        begin, end = msg["from"], msg["to"]
         timeout_ms = msg["timeoutMs"]
-        timeout_s = timeout_ms / 1000.0
-        budget = msg["budgetMs"] / 1000.0
         time_limit = msg.get("timeLimitMs")
-        max_chars = msg["maxOutputBytes"]
-        invalid = frozenset(msg["invalid"])
-        end = msg["to"]
-        plans, shared, progress = self.plans, self.shared_inputs, self.progress
-        start, perf, send = self.start, time.perf_counter, self.send
-        inf = math.inf
-        timeout_wire = '[3,"call",%d]' % timeout_ms
-        head = '{"t":"out","id":%d,"from":' % msg["id"]
-        parts = []
-        append = parts.append
-        i = sent = msg["from"]
-        held = 0
-        last_flush = perf()
-        self._reset_process_state()
-        stop_at = inf if time_limit is None else perf() + time_limit / 1000.0
-        self._arm(timeout_s)
+        calls = max(1, end - begin)
+        backstop = timeout_ms * calls if time_limit is None else min(timeout_ms * calls, time_limit + timeout_ms)
+        self._cpu_backstop(pid, backstop, True)
         try:
-            while i < end:
-                # The inner loop is the hot path: no system calls, two stores around each call.
+            os.write(ctl, (_dumps({"t": "run", "id": run_id, "from": begin, "to": end,
+                                   "maxOutputBytes": msg["maxOutputBytes"],
+                                   "invalid": list(msg["invalid"])}) + "\n").encode("utf-8"))
+        except OSError:
+            pass
+        try:
+            self.watch(run_id, timeout_ms, time_limit, (begin, end), load=False,
+                       wall_ms=msg.get("wallTimeoutMs"))
+        except Ended as e:
+            self.report_end(run_id, e, self._culprit())
+            return
+        # The child exits by itself now. Its CPU time is read before it is reaped, so that the
+        # host can go on at once; it is killed and reaped before the next child is forked.
+        try:
+            cpu = time.clock_gettime(_cpu_clock(pid))
+        except OSError:
+            ended = self.end_child()
+            cpu = ended[1] if ended else 0.0
+        self.send(_dumps({"t": "ended", "id": run_id, "cause": "done", "cpuMs": round(cpu * 1000, 3)}))
+
+    def _culprit(self):
+        try:
+            return int(self.progress[0])
+        except (TypeError, ValueError):
+            return -1
+
+    def report_end(self, req_id, e, at):
+        ended = self.end_child()
+        status, cpu = ended if ended else (0, 0.0)
+        reason = e.reason
+        if e.cause == "exit":
+            reason = _describe_status(status)
+        self.send(_dumps({"t": "ended", "id": req_id, "cause": e.cause, "at": at,
+                          "cpuMs": round(cpu * 1000, 3), "reason": _text(reason)}))
+
+    def watch(self, req_id, timeout_ms, time_limit_ms, window, load, wall_ms=None):
+        """Relays the child's checked lines until the phase is over: the `loaded` line (returned,
+        not yet relayed) or the last `out` (relayed). Ends the child, by raising Ended, when one
+        call (or the load) passes `timeout_ms` of its CPU time, when the batch passes
+        `time_limit_ms` of CPU time, when a call passes the wall-time backstop (a candidate that
+        sleeps), when it dies, or when it writes anything but a well-formed reply."""
+        import select
+
+        pid, _ctl, res = self.child[0], self.child[1], self.child[2]
+        clock = _cpu_clock(pid)
+        timeout_ns = timeout_ms * 1_000_000
+        wall_limit = (wall_ms if wall_ms is not None else 5 * timeout_ms + 1000) / 1000.0
+        limit_ns = None if time_limit_ms is None else time_limit_ms * 1_000_000
+        tick = max(0.002, min(0.025, timeout_ms / 10000.0))
+        try:
+            cpu0 = time.clock_gettime_ns(clock)
+        except OSError:
+            cpu0 = 0
+        call_idx = self.progress[0]
+        call_cpu = cpu0
+        call_wall = time.monotonic()
+        nxt = window[0] if window else 0
+        progress = self.progress
+        while True:
+            ready, _, _ = select.select([res], [], [], tick)
+            if ready:
                 try:
-                    while i < end:
-                        args = shared[i]
-                        if args is None:
-                            plan = plans[i]
-                            if type(plan) is str:
-                                append(plan)
-                                i += 1
-                                continue
-                            args = _fresh_args(plan)
-                        t0 = perf()
-                        if t0 - last_flush > FLUSH_SECONDS or held > max_chars:
-                            # Also by size: the host refuses reply lines past 2 x maxOutputBytes.
-                            send(head + '%d,"outcomes":%s}' % (sent, _dumps(parts)))
-                            sent = i
-                            del parts[:]
-                            last_flush = t0
-                            held = 0
-                        if t0 > stop_at:
-                            # The candidate's time for this batch is spent: skip the rest unrun.
-                            while i < end:
-                                append('[3,"budget",0]')
-                                i += 1
-                            break
-                        progress[0] = i
-                        start[0] = t0
-                        try:
-                            r = fn(*args)
-                        except BaseException as e:
-                            start[0] = inf
-                            if type(e) is _Timeout:
-                                raise
-                            kind = 1 if invalid and not invalid.isdisjoint(c.__name__ for c in type(e).__mro__) else 2
-                            append(_error_wire(kind, type(e).__name__, e))
-                            del e
-                        else:
-                            start[0] = inf
-                            wire = _value_wire(r, max_chars)
-                            held += len(wire)
-                            append(wire)
-                        i += 1
-                except _Timeout:
-                    start[0] = inf
-                    append(timeout_wire)
-                    i += 1
-                    budget -= timeout_s
-                    if budget <= 0:
-                        while i < end:
-                            append('[3,"budget",0]')
-                            i += 1
-                    # The candidate may have swallowed one alarm or replaced the handler: re-arm.
-                    self._reset_process_state()
-                    self._arm(timeout_s)
-        finally:
-            self._disarm()
-            self._reset_process_state()
-        send(head + '%d,"outcomes":%s,"done":true}' % (sent, _dumps(parts)))
+                    data = os.read(res, 1 << 16)
+                except OSError:
+                    data = b""
+                if not data:
+                    self.await_exit(pid, clock, call_cpu, call_wall, timeout_ns, wall_limit)
+                data = self.pending + data
+                lines = data.split(b"\n")
+                self.pending = lines.pop()
+                if len(self.pending) > (1 << 30):
+                    raise Ended("fault", "a reply line longer than 1 GiB")
+                for line in lines:
+                    if load:
+                        ok = self.check_loaded(line, req_id)
+                        if self.pending:
+                            raise Ended("fault", "bytes after the load reply")
+                        return line + b"\n", ok
+                    nxt, done = self.check_out(line, req_id, nxt, window[1])
+                    self.relay(line + b"\n")
+                    if done:
+                        if self.pending:
+                            raise Ended("fault", "bytes after the last reply")
+                        return None
+            try:
+                cpu = time.clock_gettime_ns(clock)
+            except OSError:
+                raise Ended("exit")
+            idx = progress[0]
+            now = time.monotonic()
+            if idx != call_idx:
+                call_idx, call_cpu, call_wall = idx, cpu, now
+            elif cpu - call_cpu > timeout_ns or now - call_wall > wall_limit:
+                raise Ended("timeout", "%d ms of CPU time, %d ms of wall time"
+                            % ((cpu - call_cpu) // 1_000_000, (now - call_wall) * 1000))
+            if limit_ns is not None and cpu - cpu0 > limit_ns:
+                raise Ended("time", "the candidate's time is spent")
+
+    def await_exit(self, pid, clock, call_cpu, call_wall, timeout_ns, wall_limit):
+        """The child closed its reply pipe: wait for it to exit (still within its limits) so
+        that the reason names how it really ended."""
+        while True:
+            try:
+                info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                info = True
+            if info is not None:
+                raise Ended("exit")
+            try:
+                cpu = time.clock_gettime_ns(clock)
+            except OSError:
+                raise Ended("exit")
+            if cpu - call_cpu > timeout_ns or time.monotonic() - call_wall > wall_limit:
+                raise Ended("timeout", "it stopped answering")
+            time.sleep(0.002)
+
+    def check_loaded(self, line, req_id):
+        try:
+            m = _check_loads(line.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            raise Ended("fault", "not JSON: %s" % line[:120].decode("utf-8", "replace"))
+        if type(m) is not dict or m.get("t") != "loaded" or m.get("id") != req_id:
+            raise Ended("fault", "expected the load reply, got %s" % line[:120].decode("utf-8", "replace"))
+        if m.get("ok") is True and len(m) == 3:
+            return True
+        err = m.get("error")
+        if (m.get("ok") is False and len(m) == 4 and type(err) is list and len(err) == 3 and err[0] == 2
+                and type(err[1]) is str and type(err[2]) is str):
+            return False
+        raise Ended("fault", "a malformed load reply %s" % line[:120].decode("utf-8", "replace"))
+
+    def check_out(self, line, req_id, nxt, end):
+        """A child line is relayed only if it is an `out` for this request, contiguous, within
+        the batch, with values and exceptions only: never an `ended` or a timeout of its own."""
+        try:
+            m = _check_loads(line.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            raise Ended("fault", "not JSON: %s" % line[:120].decode("utf-8", "replace"))
+        if (type(m) is not dict or not _OUT_KEYS.issuperset(m) or m.get("t") != "out"
+                or m.get("id") != req_id or m.get("from") != nxt or type(m.get("outcomes")) is not list):
+            raise Ended("fault", "a malformed reply %s" % line[:120].decode("utf-8", "replace"))
+        outcomes = m["outcomes"]
+        # Checked in C (str methods mapped over the list); a non-string raises TypeError.
+        try:
+            ok = all(map(str.startswith, outcomes, _repeat(_REPORTABLE))) and all(
+                map(str.endswith, outcomes, _repeat("]")))
+        except TypeError:
+            ok = False
+        if not ok:
+            for o in outcomes:
+                if type(o) is not str or not o.startswith(_REPORTABLE) or not o.endswith("]"):
+                    raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
+        nxt += len(outcomes)
+        done = m.get("done", False)
+        if nxt > end or (done is not False and done is not True) or (done and nxt != end):
+            raise Ended("fault", "outcomes past the batch or a short batch")
+        return nxt, done
 
     def serve(self):
         handlers = {"inputs": self.on_inputs, "load": self.on_load, "run": self.on_run,
-                    "unload": self.on_unload}
+                    "unload": lambda msg: self.end_child(wait=False)}
         self.send(_dumps({"t": "hello", "protocol": PROTOCOL, "language": "python",
                           "runtime": "%d.%d.%d" % sys.version_info[:3], "pid": os.getpid()}))
         while True:
@@ -737,7 +1158,7 @@ class Worker:
             if not line:
                 return
             try:
-                msg = _loads(line)
+                msg = _loads(line.decode("utf-8"))
             except (TypeError, ValueError, OverflowError):
                 # Some input has no Python form (a set of lists, say): decode inputs one by one.
                 msg = json.loads(line)
@@ -758,8 +1179,8 @@ class Worker:
 
 
 def _progress_counter(path):
-    """The index of the running call, shared with the host through a mapped file: when the host
-    has to kill a worker it reads which call was running without a message per call."""
+    """The index of the running call, shared with the host and the zygote through a mapped
+    file that every child inherits: they read which call was running without a message per call."""
     if path:
         try:
             import mmap
@@ -772,20 +1193,34 @@ def _progress_counter(path):
     return [0]
 
 
+# Modules candidates commonly import, loaded once here so that every child starts with them.
+_WARM = ("collections", "itertools", "functools", "heapq", "bisect", "re", "string", "typing",
+         "fractions", "decimal", "statistics", "datetime", "random", "copy", "operator", "hashlib",
+         "textwrap", "unicodedata", "array", "enum", "dataclasses", "numbers", "struct", "tempfile",
+         "shutil", "pathlib", "threading", "select")
+
+
 def main():
+    parent = os.getppid()
+    _die_with_parent(parent)
     rfile = os.fdopen(3, "rb", buffering=1 << 16)
-    wfile = os.fdopen(4, "wb", buffering=1 << 16)
     workdir = os.getcwd()
     memory_mb = int(os.environ.get("CROSSCHECK_MEMORY_MB", "0") or 0)
     sys.stdout = sys.stderr = _Sink()
     sys.stdin = None
-    _set_limits(memory_mb)
-    _block_process_creation()
+    for name in _WARM + tuple(sys.builtin_module_names):
+        try:
+            __import__(name)
+        except ImportError:
+            pass
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     progress = _progress_counter(os.environ.get("CROSSCHECK_PROGRESS_FILE"))
-    _install_audit(workdir)
+    zygote = Zygote(rfile, 4, progress, workdir, memory_mb)
     try:
-        Worker(rfile, wfile, progress).serve()
+        zygote.serve()
     finally:
+        zygote.end_child()
+        zygote.reap(block=True)
         # The host removes it too; this covers a host that died without cleaning up.
         import shutil
 

@@ -24,8 +24,13 @@ const LIMIT_MS = 300;
 
 const SLOW_JS = 'function f(x) { const end = Date.now() + 20; while (Date.now() < end) {} return x + 1 }';
 const FAST_JS = 'function f(x) { return x + 1 }';
+// Python and command workers count CPU time: their slow candidates spend 20 ms of CPU a call,
+// however busy the machine is (a wall-clock spin would spend less under load).
 const SLOW_PY =
-  'import time\ndef f(x):\n    end = time.perf_counter() + 0.02\n    while time.perf_counter() < end:\n        pass\n    return x + 1';
+  'import time\ndef f(x):\n    end = time.process_time() + 0.02\n    while time.process_time() < end:\n        pass\n    return x + 1';
+// A fixed amount of work, about 20 ms of CPU here (vm contexts have no CPU clock).
+const SLOW_CPU_JS =
+  'function f(x) { let s = 0; for (let k = 0; k < 3e7; k++) s += k % 7; return x + 1 + (s & 0) }';
 const FAST_PY = 'def f(x):\n    return x + 1';
 
 afterAll(async () => {
@@ -55,7 +60,10 @@ const cases: Array<[string, () => Candidate[]]> = [
   [
     'a command worker',
     () =>
-      candidates.fromCommand(['node', WORKER], [SLOW_JS, FAST_JS], { entry: 'f', language: 'javascript' }),
+      candidates.fromCommand(['node', WORKER], [SLOW_CPU_JS, FAST_JS], {
+        entry: 'f',
+        language: 'javascript',
+      }),
   ],
   [
     'trusted functions',

@@ -99,6 +99,44 @@ describe('command candidates: misuse', () => {
     });
   });
 
+  it('should refuse timeouts, crashes and "ended" reported by a worker, for that candidate only', async () => {
+    // Arrange: a worker that answers each call with whatever its candidate's code names: a
+    // forged timeout, a forged crash, the Python zygote's "ended", or too many outcomes.
+    const forger = [
+      "const w = (m) => require('fs').writeSync(4, JSON.stringify(m) + '\\n');",
+      "w({ t: 'hello', protocol: 2, language: 'forger' });",
+      "let code = '';",
+      "require('readline').createInterface({ input: require('fs').createReadStream('', { fd: 3 }) }).on('line', (l) => {",
+      '  const m = JSON.parse(l);',
+      "  if (m.t === 'load') { code = m.code; w({ t: 'loaded', id: m.id, ok: true }); }",
+      "  if (m.t !== 'run') return;",
+      '  for (let i = m.from; i < m.to; i++) {',
+      "    const o = code === 'timeout' ? [3, 'call', 1] : code === 'crash' ? [4, 'x'] : [0, i];",
+      "    if (code === 'ended') w({ t: 'ended', id: m.id, cause: 'timeout', at: i, cpuMs: 1 });",
+      "    else if (code === 'many') w({ t: 'out', id: m.id, from: i, outcomes: Array(50).fill([0, 1]), done: true });",
+      "    else w({ t: 'out', id: m.id, from: i, outcomes: [o], done: i === m.to - 1 });",
+      '  }',
+      '});',
+    ].join('\n');
+    const cs = candidates.fromCommand(
+      ['node', '-e', forger],
+      ['timeout', 'crash', 'ended', 'many', 'honest'],
+      {
+        entry: 'f',
+        language: 'forger',
+      },
+    );
+
+    // Act
+    const matrix = await run(task, cs, [[1], [2]]);
+
+    // Assert
+    for (const row of matrix.outcomes.slice(0, 4)) {
+      expect(row.map((o) => o.kind === 'error' && o.name)).toEqual(['ProtocolError', 'ProtocolError']);
+    }
+    expect(values(matrix.outcomes[4])).toEqual([0, 1]);
+  });
+
   it('should reject a command that does not speak the protocol', async () => {
     // Arrange
     const cs = candidates.fromCommand(['node', '-e', 'console.log("hello?")'], ['x'], {

@@ -38,7 +38,7 @@ describe('host bounds: what a worker sends', () => {
     expect(matrix.outcomes[1]?.map((o) => (o.kind === 'value' ? o.value : o.kind))).toEqual([1, 2]);
   });
 
-  it('should treat wire outcomes of the wrong shape as a protocol fault (crash), not a throw', async () => {
+  it('should treat wire outcomes of the wrong shape as a protocol fault (a ProtocolError of that candidate), not a throw', async () => {
     // Arrange
     const cs = forged(['badwire', 'echo']);
 
@@ -46,11 +46,14 @@ describe('host bounds: what a worker sends', () => {
     const matrix = await run(task, cs, [[1], [2]]);
 
     // Assert
-    expect(matrix.outcomes[0]?.map((o) => o.kind)).toEqual(['crash', 'crash']);
+    expect(matrix.outcomes[0]?.map((o) => (o.kind === 'error' ? o.name : o.kind))).toEqual([
+      'ProtocolError',
+      'ProtocolError',
+    ]);
     expect(matrix.outcomes[1]?.map((o) => (o.kind === 'value' ? o.value : o.kind))).toEqual([1, 2]);
   });
 
-  it('should cut an endless reply line at the line cap, kill the worker and record a crash', async () => {
+  it('should cut an endless reply line at the line cap, kill the worker and record a ProtocolError', async () => {
     // Arrange: the line cap of a run is 2 x maxOutputBytes + 1 MiB = 3 MiB here.
     const cs = forged(['endless', 'echo']);
     const before = process.memoryUsage().rss;
@@ -60,8 +63,8 @@ describe('host bounds: what a worker sends', () => {
 
     // Assert
     const culprit = matrix.outcomes[0]?.[0];
-    expect(culprit?.kind).toBe('crash');
-    expect(culprit?.kind === 'crash' ? culprit.reason : '').toMatch(/line limit/);
+    expect(culprit).toMatchObject({ kind: 'error', name: 'ProtocolError' });
+    expect(culprit?.kind === 'error' ? culprit.message : '').toMatch(/line limit/);
     expect(matrix.outcomes[1]?.[0]).toMatchObject({ kind: 'value', value: 1 });
     // Without the cap the host buffers what the worker writes for 2 x timeoutMs (gigabytes).
     expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,11 +6,25 @@ import { closePythonWorkers } from '../../src/exec/python/index.ts';
 import { candidates, defineTask, type Outcome, run } from '../../src/index.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'python-hostile');
-const SECRET_NAME = 'CROSSCHECK_FAKE_SECRET';
-const SECRET_VALUE = 'sk-fake-0123456789abcdef-do-not-leak';
+const SECRET_NAME = 'OPENAI_API_KEY';
+const SECRET_VALUE = 'sk-test-secret';
 const TIMEOUT_MS = 400;
 
-const task = defineTask({ name: 'f', timeoutMs: TIMEOUT_MS });
+// The reference and a neighbour that touch what a hostile candidate could leave behind in a
+// shared process: the JSON encoder, math constants, big-int text, signal handlers and timers.
+const SENSITIVE = [
+  'import math, json',
+  'def f(*args):',
+  '    busy = sum(range(200000))',
+  '    return [repr(args), json.dumps(["x", args]), math.inf, math.pi, 10**1000 % 97, len(str(10**700)), busy]',
+  '',
+].join('\n');
+const reference = candidates.fromSources([SENSITIVE], {
+  language: 'python',
+  entry: 'f',
+  label: 'reference',
+})[0]!;
+const task = defineTask({ name: 'f', timeoutMs: TIMEOUT_MS, reference });
 const hostile = (name: string) =>
   candidates.fromSources([{ source: readFileSync(join(FIXTURES, `${name}.py`), 'utf8'), label: name }], {
     language: 'python',
@@ -21,6 +35,11 @@ const good = candidates.fromSources(['def f(*args):\n    return [repr(args), len
   language: 'python',
   entry: 'f',
   label: 'good',
+})[0]!;
+const sensitive = candidates.fromSources([`${SENSITIVE}# neighbour\n`], {
+  language: 'python',
+  entry: 'f',
+  label: 'sensitive',
 })[0]!;
 
 const outside = mkdtempSync(join(tmpdir(), 'crosscheck-hostile-outside-'));
@@ -89,12 +108,31 @@ const CASES: readonly Case[] = [
   {
     name: 'protocol_garbage',
     inputs: [[1]],
-    expected: [{ kind: 'crash', reason: 'not JSON: garbage that is not the protocol' }],
+    expected: [
+      error('ProtocolError', 'the candidate broke the protocol: not JSON: garbage that is not the protocol'),
+    ],
   },
   {
     name: 'close_protocol',
     inputs: [[1]],
-    expected: [{ kind: 'crash', reason: 'the worker exited with code 1' }],
+    expected: [{ kind: 'crash', reason: 'the worker exited with code 70' }],
+  },
+  { name: 'patch_encoder', inputs: [[1]], expected: [{ value: 'patched' }] },
+  { name: 'leave_timers', inputs: [[1]], expected: [{ value: 'armed' }] },
+  {
+    name: 'reimport_thread',
+    inputs: [[1]],
+    expected: [
+      error('PermissionError', 'crosscheck: loading the module _thread again is not allowed for a candidate'),
+    ],
+  },
+  { name: 'dir_fd_escape', inputs: [[SECRET_NAME]], expected: [{ value: [] }] },
+  { name: 'raw_fork', inputs: [[1]], expected: [{ value: [true, true] }] },
+  {
+    name: 'forge_kinds',
+    inputs: [[1]],
+    batchDependent: true,
+    expected: [error('ProtocolError', /^the candidate broke the protocol: a malformed outcome/)],
   },
   {
     name: 'thread_bomb',
@@ -166,39 +204,50 @@ describe('python hostile corpus', () => {
   it.each(CASES)('should contain $name and leave a well-behaved neighbour untouched', async (c) => {
     // Arrange
     const options = { maxOutputBytes: c.maxOutputBytes ?? 16 * 1024 * 1024 };
-    const alone = await run(task, [good], c.inputs, options);
+    const alone = await run(task, [good, sensitive], c.inputs, options);
 
-    // Act
-    const matrix = await run(task, [hostile(c.name), good], c.inputs, options);
+    // Act: the hostile candidate first, and again after its neighbours, so that whatever it
+    // leaves behind in a worker would meet them and the next run's reference.
+    const matrix = await run(task, [hostile(c.name), good, sensitive, hostile(c.name)], c.inputs, options);
+    const after = await run(task, [good, sensitive], c.inputs, options);
 
     // Assert
     c.expected.forEach((expected, j) => {
       check(matrix.outcomes[0]?.[j], expected);
     });
-    expect(matrix.outcomes[1]?.map((o) => o.kind === 'value' && o.tagged)).toEqual(
-      alone.outcomes[0]?.map((o) => o.kind === 'value' && o.tagged),
-    );
+    const tagged = (row: readonly Outcome[] | undefined) => row?.map((o) => JSON.stringify(o));
+    expect(tagged(matrix.outcomes[1])).toEqual(tagged(alone.outcomes[0]));
+    expect(tagged(matrix.outcomes[2])).toEqual(tagged(alone.outcomes[1]));
+    expect(tagged(matrix.reference?.outcomes)).toEqual(tagged(alone.reference?.outcomes));
+    expect(tagged(after.outcomes[0])).toEqual(tagged(alone.outcomes[0]));
+    expect(tagged(after.outcomes[1])).toEqual(tagged(alone.outcomes[1]));
+    expect(tagged(after.reference?.outcomes)).toEqual(tagged(alone.reference?.outcomes));
     expect(existsSync(target)).toBe(false);
     expect(existsSync(join(tmpdir(), 'escaped.txt'))).toBe(false);
     expect(JSON.stringify(matrix.outcomes)).not.toContain(SECRET_VALUE);
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   it('should keep every outcome when the whole corpus runs at once beside a good candidate', async () => {
     // Arrange: one input set every fixture accepts.
     const names = CASES.filter((c) => c.inputs[0]?.[0] === 1 && !c.batchDependent).map((c) => c.name);
     const inputs = [[1], [2], [3]];
-    const alone = await run(task, [good], inputs);
+    const alone = await run(task, [good, sensitive], inputs);
 
     // Act
-    const matrix = await run(task, [...names.map(hostile), good], inputs, { maxOutputBytes: 1_000_000 });
+    const matrix = await run(task, [...names.map(hostile), good, sensitive], inputs, {
+      maxOutputBytes: 1_000_000,
+    });
 
     // Assert
     names.forEach((name, i) => {
       const expected = CASES.find((c) => c.name === name)?.expected[0] as Record<string, unknown>;
       for (let j = 0; j < inputs.length; j++) check(matrix.outcomes[i]?.[j], expected);
     });
-    expect(matrix.outcomes[names.length]?.map((o) => o.kind === 'value' && o.tagged)).toEqual(
-      alone.outcomes[0]?.map((o) => o.kind === 'value' && o.tagged),
-    );
+    const tagged = (row: readonly Outcome[] | undefined) => row?.map((o) => JSON.stringify(o));
+    expect(tagged(matrix.outcomes[names.length])).toEqual(tagged(alone.outcomes[0]));
+    expect(tagged(matrix.outcomes[names.length + 1])).toEqual(tagged(alone.outcomes[1]));
+    expect(tagged(matrix.reference?.outcomes)).toEqual(tagged(alone.reference?.outcomes));
+    expect(JSON.stringify(matrix.outcomes)).not.toContain(SECRET_VALUE);
   });
 });

@@ -399,22 +399,25 @@ describe('python runner: process lifetime', () => {
     expect(harnessPath()).toMatch(/python\/crosscheck_worker\.py$/);
   });
 
-  it('should run each worker in a fresh temporary directory and remove it when the worker stops', async () => {
+  it('should run each candidate in a fresh directory of its worker and remove it when the candidate ends', async () => {
     // Arrange
     const code =
       'import os\n\ndef f(x):\n    open("note.txt", "w").write("ok")\n    return [os.getcwd(), sorted(os.listdir("."))]\n';
 
     // Act
-    const matrix = await run(task, python([code]), [[1]]);
-    const [cwd, listing] = (matrix.outcomes[0]![0] as unknown as { tagged: [string, string[]] }).tagged;
-    const existedWhileRunning = existsSync(cwd);
+    const first = await run(task, python([code]), [[1]]);
+    const second = await run(task, python([`${code}# another\n`]), [[1]]);
+    const [cwd, listing] = (first.outcomes[0]![0] as unknown as { tagged: [string, string[]] }).tagged;
+    const [cwd2, listing2] = (second.outcomes[0]![0] as unknown as { tagged: [string, string[]] }).tagged;
     await closePythonWorkers();
 
-    // Assert
+    // Assert: nothing of the first candidate's files reaches the next.
     expect(cwd.startsWith(join(realpathSync(tmpdir()), 'crosscheck-worker-'))).toBe(true);
-    expect(listing).toEqual(['.crosscheck-progress', 'note.txt']);
-    expect(existedWhileRunning).toBe(true);
+    expect(listing).toEqual(['note.txt']);
+    expect(listing2).toEqual(['note.txt']);
+    expect(cwd2).not.toBe(cwd);
     expect(existsSync(cwd)).toBe(false);
+    expect(existsSync(cwd2)).toBe(false);
   });
 
   it('should let a program exit while its idle workers are still running', async () => {

@@ -7,8 +7,11 @@ import type { WireOutcome } from '../outcome.ts';
  * prints on stdout or stderr never reaches the protocol.
  */
 
-/** Version announced in `hello`; the host refuses other versions. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Version announced in `hello`; the host refuses other versions. Version 2: workers report
+ * values and exceptions only; the host assigns timeouts and crashes, and measures time in CPU.
+ */
+export const PROTOCOL_VERSION = 2;
 
 /** Environment variables the host sets for every worker (besides a minimal PATH, HOME, TMPDIR, LANG). */
 export const WORKER_ENV = {
@@ -28,9 +31,11 @@ export type HostMessage =
       inputs: string;
       from: number;
       to: number;
+      /** CPU time one call may take; the host (or the Python zygote) ends calls past it. */
       timeoutMs: number;
-      budgetMs: number;
-      /** Wall time the batch's calls may take; absent for no limit (docs/protocol.md). */
+      /** Wall time one call may take before it counts as hung (a candidate that sleeps). */
+      wallTimeoutMs: number;
+      /** CPU time the batch's calls may take; absent for no limit (docs/protocol.md). */
       timeLimitMs?: number;
       maxOutputBytes: number;
       invalid: readonly string[];
@@ -44,7 +49,26 @@ export type WorkerMessage =
   | { t: 'loaded'; id: number; ok: true }
   | { t: 'loaded'; id: number; ok: false; error: WireOutcome }
   | { t: 'out'; id: number; from: number; outcomes: Array<WireOutcome | string>; done?: boolean }
-  | { t: 'fatal'; message: string };
+  | { t: 'fatal'; message: string }
+  | Ended;
+
+/**
+ * How the process running one candidate ended, from the Python zygote only (trusted code in a
+ * separate process from the candidate; docs/protocol.md "The Python zygote"). Never accepted
+ * from other workers: a candidate must not be able to report its own timeouts or crashes.
+ */
+export interface Ended {
+  readonly t: 'ended';
+  readonly id: number;
+  readonly cause: 'done' | 'timeout' | 'time' | 'exit' | 'fault';
+  /** Index of the call that was running (-1 while loading). */
+  readonly at?: number;
+  /** CPU time the candidate's process used, load included. */
+  readonly cpuMs: number;
+  readonly reason?: string;
+}
+
+const ENDED_CAUSES: ReadonlySet<unknown> = new Set(['done', 'timeout', 'time', 'exit', 'fault']);
 
 /** Serializes a host message; `inputs` messages reuse the already-encoded input list. */
 export const encodeHostMessage = (message: HostMessage, inputsWire?: string): string => {
@@ -73,21 +97,39 @@ export const parseWorkerMessage = (line: string): WorkerMessage | { fault: strin
         ? (parsed as WorkerMessage)
         : { fault: 'hello needs a numeric "protocol" and a string "language"' };
     case 'loaded':
-      return typeof parsed.id === 'number' && (parsed.ok === true || Array.isArray(parsed.error))
+      return Number.isSafeInteger(parsed.id) && (parsed.ok === true || Array.isArray(parsed.error))
         ? (parsed as WorkerMessage)
         : { fault: 'loaded needs "id" and either "ok": true or an "error" wire outcome' };
     case 'out':
-      return typeof parsed.id === 'number' &&
-        typeof parsed.from === 'number' &&
+      return Number.isSafeInteger(parsed.id) &&
+        Number.isSafeInteger(parsed.from) &&
         Array.isArray(parsed.outcomes)
         ? (parsed as WorkerMessage)
         : { fault: 'out needs "id", "from" and an "outcomes" array' };
     case 'fatal':
-      return { t: 'fatal', message: String(parsed.message) };
+      return { t: 'fatal', message: String(parsed.message).slice(0, 2000) };
+    case 'ended':
+      return Number.isSafeInteger(parsed.id) &&
+        ENDED_CAUSES.has(parsed.cause) &&
+        (parsed.at === undefined || Number.isSafeInteger(parsed.at)) &&
+        typeof parsed.cpuMs === 'number' &&
+        Number.isFinite(parsed.cpuMs) &&
+        parsed.cpuMs >= 0 &&
+        (parsed.reason === undefined || typeof parsed.reason === 'string')
+        ? (parsed as unknown as Ended)
+        : { fault: 'ended needs "id", a known "cause" and a non-negative "cpuMs"' };
     default:
       return { fault: `unknown message type ${JSON.stringify(parsed.t)}` };
   }
 };
+
+/**
+ * True when a worker may report this wire outcome: a value, an `invalid` or an `error`. Timeouts
+ * and crashes are facts only the host (or the Python zygote, for its children) can observe, so a
+ * worker that reports one is forging it.
+ */
+export const isReportableOutcome = (w: unknown): w is WireOutcome =>
+  isWireOutcome(w) && (w[0] === 0 || w[0] === 1 || w[0] === 2);
 
 /** True when a wire outcome has a valid shape (the host never trusts a worker's output blindly). */
 export const isWireOutcome = (w: unknown): w is WireOutcome => {

@@ -1,8 +1,8 @@
 import type { CandidateRunStats, RunContext } from '../backend.ts';
 import { BUDGET_SPENT, fromWireOutcome, type Outcome, textOutcome, type WireOutcome } from '../outcome.ts';
 import type { WorkerPool } from './pool.ts';
-import { encodeHostMessage, isWireOutcome } from './protocol.ts';
-import { type ExchangeEnd, maxLineChars, type WorkerProcess } from './worker-process.ts';
+import { type Ended, encodeHostMessage, isReportableOutcome } from './protocol.ts';
+import { type ExchangeEnd, type ExchangeWatch, maxLineChars, type WorkerProcess } from './worker-process.ts';
 
 /** A candidate ready for a worker: what to load and how to call it. @internal */
 export interface LoadSpec {
@@ -26,12 +26,26 @@ export interface Slice {
 
 let nextId = 1;
 
-// A worker gets this long without a word before the host decides it stopped answering. The
-// worker's own timer normally ends a hung call after `timeoutMs`; this is the backstop for code
-// that ignores or disarms it, or loops inside C.
-const silenceLimit = (timeoutMs: number): number => 2 * timeoutMs + 2000;
+/**
+ * Wall time one call may take before it counts as hung even though it uses no CPU (a candidate
+ * that sleeps or blocks): generous, because on a busy machine a call gets only a share of a core.
+ */
+export const wallTimeoutMs = (timeoutMs: number): number => 5 * timeoutMs + 1000;
+
+// A worker gets this long without a word before the host decides it stopped answering: past the
+// wall-time backstop of the call it runs, so only a worker that stopped serving reaches it.
+const silenceLimit = (timeoutMs: number): number => wallTimeoutMs(timeoutMs) + 2000;
+
+// How often the host samples an untrusted worker's CPU time while it runs calls.
+const watchEveryMs = (timeoutMs: number): number => Math.max(5, Math.min(25, Math.floor(timeoutMs / 10)));
 
 const timeoutOutcome = (ms: number): Outcome => ({ kind: 'timeout', reason: 'call', ms });
+
+const protocolError = (message: string): Outcome => ({
+  kind: 'error',
+  name: 'ProtocolError',
+  message: message.slice(0, 300),
+});
 
 class SliceRunner {
   readonly #pool: WorkerPool;
@@ -70,23 +84,37 @@ class SliceRunner {
       const range = this.#ranges.shift() as [number, number];
       const worker = await this.#pool.acquire();
       const started = performance.now();
+      const cpuBefore = this.#pool.spec.zygote ? null : worker.cpuMs();
       let healthy = false;
+      let spentMs: number | null = null;
       try {
-        healthy = await this.#runRange(worker, range);
+        const result = await this.#runRange(worker, range);
+        healthy = result.healthy;
+        spentMs = result.cpuMs;
       } finally {
         const elapsed = performance.now() - started;
         this.#stats.durationMs += elapsed;
-        this.#slice.time.remainingMs -= elapsed;
+        // Candidate time counts CPU time where it can be measured (a busy machine must not
+        // change a verdict): the zygote's figure for its child, else the worker's own.
+        if (spentMs === null && cpuBefore !== null) {
+          const after = worker.cpuMs();
+          if (after !== null) spentMs = Math.max(0, after - cpuBefore);
+        }
+        this.#slice.time.remainingMs -= spentMs ?? elapsed;
         if (healthy) this.#pool.release(worker);
         else await this.#pool.discard(worker);
       }
     }
   }
 
-  /** Runs one range on one worker; returns whether the worker can be reused. */
-  async #runRange(worker: WorkerProcess, [from, to]: [number, number]): Promise<boolean> {
+  /** Runs one range on one worker; says whether the worker can be reused and, from the zygote, the CPU time spent. */
+  async #runRange(
+    worker: WorkerProcess,
+    [from, to]: [number, number],
+  ): Promise<{ healthy: boolean; cpuMs: number | null }> {
     const ctx = this.#ctx;
-    const { timeoutMs, budgetMs, maxOutputBytes } = ctx.limits;
+    const zygote = this.#pool.spec.zygote === true;
+    const { timeoutMs, maxOutputBytes } = ctx.limits;
     // A worker decodes a new input set before it answers the load: allow 1 s per MB for that.
     let decodeMs = 0;
     if (worker.inputsKey !== ctx.inputsKey) {
@@ -97,39 +125,53 @@ class SliceRunner {
     const { key, code, entry } = this.#slice.load;
     const loadId = nextId++;
     let loadError: WireOutcome | null = null;
+    let loadEnded: Ended | null = null;
     const loadEnd = await worker.exchange(
       encodeHostMessage({ t: 'load', id: loadId, key, code, entry, timeoutMs }),
       (m) => {
+        if (m.t === 'ended') {
+          if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
+          if (m.id !== loadId) return false;
+          loadEnded = m;
+          return true;
+        }
         if (m.t !== 'loaded' || m.id !== loadId) return false;
         if (!m.ok) {
-          if (!isWireOutcome(m.error)) return `a malformed load error ${JSON.stringify(m.error)}`;
+          if (!isReportableOutcome(m.error) || m.error[0] !== 2) {
+            return `a malformed load error ${JSON.stringify(m.error).slice(0, 120)}`;
+          }
           loadError = m.error;
         }
         return true;
       },
       silenceLimit(timeoutMs) + decodeMs,
       ctx.signal,
+      zygote ? undefined : this.#callWatch(worker, timeoutMs, () => -1, Number.POSITIVE_INFINITY),
     );
     if (loadEnd.kind !== 'done') {
       // Loading itself hung or killed the worker: every run would do the same.
       this.#ranges.unshift([from, to]);
       this.#failedLoad(loadEnd, timeoutMs);
-      return false;
+      return { healthy: false, cpuMs: null };
+    }
+    if (loadEnded !== null) {
+      this.#ranges.unshift([from, to]);
+      this.#endedLoad(loadEnded, timeoutMs);
+      return { healthy: true, cpuMs: (loadEnded as Ended).cpuMs };
     }
     if (loadError !== null) {
       this.#ranges.unshift([from, to]);
-      const outcome = fromWireOutcome(loadError);
-      if (outcome.kind === 'timeout') {
-        this.#stats.timeouts++;
-        this.#slice.budget.remainingMs -= timeoutMs;
-      }
-      this.#recordAll(outcome);
-      return true;
+      this.#recordAll(fromWireOutcome(loadError));
+      return { healthy: true, cpuMs: null };
     }
     worker.lineLimit = maxLineChars(maxOutputBytes);
     const runId = nextId++;
     let next = from;
     let lastMessage = performance.now();
+    let ended: Ended | null = null;
+    const timeLimitMs = Number.isFinite(this.#slice.time.remainingMs)
+      ? Math.max(0, Math.round(this.#slice.time.remainingMs))
+      : undefined;
     const end = await worker.exchange(
       encodeHostMessage({
         t: 'run',
@@ -139,42 +181,98 @@ class SliceRunner {
         from,
         to,
         timeoutMs,
-        budgetMs: Math.max(0, Math.min(budgetMs, this.#slice.budget.remainingMs)),
-        timeLimitMs: Number.isFinite(this.#slice.time.remainingMs)
-          ? Math.max(0, Math.round(this.#slice.time.remainingMs))
-          : undefined,
+        wallTimeoutMs: wallTimeoutMs(timeoutMs),
+        timeLimitMs,
         maxOutputBytes,
         invalid: this.#slice.invalid,
       }),
       (m) => {
+        if (m.t === 'ended') {
+          if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
+          if (m.id !== runId) return false;
+          if (m.cause === 'done' && next !== to)
+            return `"done" after ${next - from} of ${to - from} outcomes`;
+          ended = m;
+          return true;
+        }
         // Replies to an earlier request (a stale run id) are ignored.
         if (m.t !== 'out' || m.id !== runId) return false;
         if (m.from !== next || next + m.outcomes.length > to) {
           return `outcomes for [${m.from}, ${m.from + m.outcomes.length}) when [${next}, ${to}) was expected`;
         }
+        // Validate the whole message before recording any of it.
+        const outcomes: Outcome[] = [];
         for (const item of m.outcomes as unknown[]) {
-          const outcome = this.#outcomeOf(item, timeoutMs);
+          const outcome = this.#outcomeOf(item);
           if (typeof outcome === 'string') return outcome;
-          this.#record(next++, outcome);
+          outcomes.push(outcome);
         }
+        for (const outcome of outcomes) this.#record(next++, outcome);
         lastMessage = performance.now();
+        if (m.done !== undefined && typeof m.done !== 'boolean') return 'a "done" that is not a boolean';
         if (m.done === true && next !== to) return `"done" after ${next - from} of ${to - from} outcomes`;
-        return m.done === true;
+        // The zygote's own "ended" message closes a zygote's run.
+        return m.done === true && !zygote;
       },
       silenceLimit(timeoutMs),
       ctx.signal,
+      zygote
+        ? undefined
+        : this.#callWatch(worker, timeoutMs, () => next, timeLimitMs ?? Number.POSITIVE_INFINITY, to),
     );
     if (end.kind === 'done') {
+      if (ended !== null) {
+        this.#endedRun(ended, next, to, timeoutMs);
+        return { healthy: true, cpuMs: (ended as Ended).cpuMs };
+      }
       worker.send(encodeHostMessage({ t: 'unload', key }));
-      return true;
+      return { healthy: true, cpuMs: null };
     }
-    if (end.kind === 'aborted') return false;
+    if (end.kind === 'aborted') return { healthy: false, cpuMs: null };
+    if (end.kind === 'spent') {
+      this.#timeSpent(next, to);
+      return { healthy: false, cpuMs: null };
+    }
     this.#failedCall(worker, end, next, to, timeoutMs, performance.now() - lastMessage);
-    return false;
+    return { healthy: false, cpuMs: null };
+  }
+
+  /**
+   * The host's own clock on an untrusted worker: the CPU time of the call it runs (the one its
+   * progress file names, else the first without an outcome) and of the whole range. Wall time
+   * where /proc is not available.
+   */
+  #callWatch(
+    worker: WorkerProcess,
+    timeoutMs: number,
+    next: () => number,
+    timeLimitMs: number,
+    to = Number.POSITIVE_INFINITY,
+  ): ExchangeWatch {
+    const clock = (): number => worker.cpuMs() ?? performance.now();
+    const rangeStart = clock();
+    let call = Number.NaN;
+    let callStart = rangeStart;
+    return {
+      everyMs: watchEveryMs(timeoutMs),
+      check: () => {
+        const now = clock();
+        const first = next();
+        const progress = worker.readProgress();
+        const running = progress !== null && progress >= first && progress < to ? progress : first;
+        if (running !== call) {
+          call = running;
+          callStart = now;
+        } else if (now - callStart > timeoutMs) {
+          return { kind: 'hung' };
+        }
+        return now - rangeStart > timeLimitMs ? { kind: 'spent' } : null;
+      },
+    };
   }
 
   /** A wire outcome, or its JSON text ("packed", see docs/protocol.md); a string describes a fault. */
-  #outcomeOf(item: unknown, timeoutMs: number): Outcome | string {
+  #outcomeOf(item: unknown): Outcome | string {
     let w = item;
     if (typeof item === 'string') {
       const packedValue = item.startsWith('[0,') && item.endsWith(']');
@@ -192,55 +290,104 @@ class SliceRunner {
         return textOutcome(item.slice(3, -1));
       }
     }
-    if (!isWireOutcome(w)) return `a malformed outcome ${JSON.stringify(item).slice(0, 120)}`;
-    this.#account(w, timeoutMs);
+    // Timeouts and crashes are the host's to assign: a worker reporting one is forging it.
+    if (!isReportableOutcome(w)) return `a malformed outcome ${JSON.stringify(item)?.slice(0, 120)}`;
     return fromWireOutcome(w);
   }
 
-  #account(w: WireOutcome, timeoutMs: number): void {
-    if (w[0] === 3) {
-      if (w[1] === 'budget') this.#stats.budgetSpent = true;
-      else {
-        this.#stats.timeouts++;
-        this.#slice.budget.remainingMs -= w[2] || timeoutMs;
-      }
-    } else if (w[0] === 4) this.#stats.crashes++;
+  /** The call a failure is blamed on: the worker's word if it is in range, else the first without an outcome. */
+  #culprit(claimed: number | null | undefined, next: number, to: number): number {
+    return typeof claimed === 'number' && claimed >= next && claimed < to ? claimed : next;
   }
 
-  /** The worker hung or died mid-range: blame the call it was running, rerun the rest. */
+  /** Records the outcome of the call that ended a worker or child, and queues the rest to run again. */
+  #blame(culprit: number, outcome: Outcome, next: number, to: number): void {
+    this.#record(culprit, outcome);
+    // Calls in [next, culprit) finished but their results were not sent yet; they run again.
+    if (culprit + 1 < to) this.#ranges.unshift([culprit + 1, to]);
+    if (next < culprit) this.#ranges.unshift([next, culprit]);
+  }
+
+  #chargeTimeout(timeoutMs: number, lostMs: number): void {
+    this.#stats.timeouts++;
+    this.#slice.budget.remainingMs -= Math.max(timeoutMs, lostMs);
+  }
+
+  /** The candidate's CPU time ran out mid-range: what did not report gets `budget`. */
+  #timeSpent(next: number, to: number): void {
+    this.#slice.time.remainingMs = Math.min(this.#slice.time.remainingMs, 0);
+    if (next < to) this.#ranges.unshift([next, to]);
+  }
+
+  /** The zygote's account of how the child running a batch ended. */
+  #endedRun(e: Ended, next: number, to: number, timeoutMs: number): void {
+    if (e.cause === 'done' || next >= to) return;
+    if (e.cause === 'time') {
+      this.#slice.time.remainingMs -= e.cpuMs;
+      this.#timeSpent(next, to);
+      return;
+    }
+    this.#stats.restarts++;
+    const culprit = this.#culprit(e.at, next, to);
+    if (e.cause === 'timeout') {
+      this.#chargeTimeout(timeoutMs, 0);
+      this.#blame(culprit, timeoutOutcome(timeoutMs), next, to);
+    } else if (e.cause === 'exit') {
+      this.#stats.crashes++;
+      this.#blame(culprit, { kind: 'crash', reason: e.reason ?? 'the worker exited' }, next, to);
+    } else {
+      this.#blame(culprit, protocolError(`the candidate broke the protocol: ${e.reason ?? ''}`), next, to);
+    }
+  }
+
+  #endedLoad(e: Ended, timeoutMs: number): void {
+    this.#stats.restarts++;
+    if (e.cause === 'timeout') {
+      this.#chargeTimeout(timeoutMs, 0);
+      this.#recordAll(timeoutOutcome(timeoutMs));
+    } else if (e.cause === 'exit') {
+      this.#stats.crashes++;
+      this.#recordAll({ kind: 'crash', reason: `while loading the candidate: ${e.reason ?? 'it exited'}` });
+    } else {
+      this.#recordAll(protocolError(`while loading the candidate, it broke the protocol: ${e.reason ?? ''}`));
+    }
+  }
+
+  /** The worker hung, died or broke the protocol mid-range: blame the call it was running, rerun the rest. */
   #failedCall(
     worker: WorkerProcess,
-    end: Exclude<ExchangeEnd, { kind: 'done' | 'aborted' }>,
+    end: Exclude<ExchangeEnd, { kind: 'done' | 'aborted' | 'spent' }>,
     next: number,
     to: number,
     timeoutMs: number,
     silentMs: number,
   ): void {
     if (next >= to) return;
-    const progress = worker.readProgress();
-    // Calls in [next, culprit) finished but their results were not sent yet; they run again.
-    const culprit = progress !== null && progress >= next && progress < to ? progress : next;
+    const culprit = this.#culprit(worker.readProgress(), next, to);
     this.#stats.restarts++;
     if (end.kind === 'hung') {
-      this.#stats.timeouts++;
-      this.#slice.budget.remainingMs -= Math.max(timeoutMs, silentMs);
-      this.#record(culprit, timeoutOutcome(timeoutMs));
+      this.#chargeTimeout(timeoutMs, silentMs > silenceLimit(timeoutMs) ? silentMs : 0);
+      this.#blame(culprit, timeoutOutcome(timeoutMs), next, to);
+    } else if (end.kind === 'fault') {
+      // A worker that breaks the protocol costs its own candidate that call, nothing more.
+      this.#blame(culprit, protocolError(`the worker broke the protocol: ${end.reason}`), next, to);
     } else {
       this.#stats.crashes++;
       this.#slice.budget.remainingMs -= Math.min(timeoutMs, silentMs);
-      this.#record(culprit, { kind: 'crash', reason: end.reason });
+      this.#blame(culprit, { kind: 'crash', reason: end.reason }, next, to);
     }
-    if (culprit + 1 < to) this.#ranges.unshift([culprit + 1, to]);
-    if (next < culprit) this.#ranges.unshift([next, culprit]);
   }
 
   #failedLoad(end: Exclude<ExchangeEnd, { kind: 'done' }>, timeoutMs: number): void {
     if (end.kind === 'aborted') return;
     this.#stats.restarts++;
-    if (end.kind === 'hung') {
-      this.#stats.timeouts++;
-      this.#slice.budget.remainingMs -= timeoutMs;
+    if (end.kind === 'hung' || end.kind === 'spent') {
+      this.#chargeTimeout(timeoutMs, 0);
       this.#recordAll(timeoutOutcome(timeoutMs));
+    } else if (end.kind === 'fault') {
+      this.#recordAll(
+        protocolError(`while loading the candidate, the worker broke the protocol: ${end.reason}`),
+      );
     } else {
       this.#stats.crashes++;
       this.#recordAll({ kind: 'crash', reason: `while loading the candidate: ${end.reason}` });

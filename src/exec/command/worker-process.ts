@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -29,6 +29,12 @@ export interface WorkerSpec {
   readonly isolation?: 'os' | 'process';
   /** Host paths the worker must read under `'os'` (the harness folder, a worker script). */
   readonly readOnly?: readonly string[];
+  /**
+   * The worker is crosscheck's Python zygote: it runs each candidate slice in a child process
+   * of its own, measures the child's CPU time and reports how it ended (`ended` messages), which
+   * the host then trusts. Other workers are untrusted: the host measures and ends their calls.
+   */
+  readonly zygote?: boolean;
 }
 
 /** What a worker sent, or why it stopped talking. @internal */
@@ -37,11 +43,22 @@ export type ExchangeEnd =
   | { kind: 'hung' }
   | { kind: 'exit'; reason: string }
   | { kind: 'fault'; reason: string }
-  | { kind: 'aborted' };
+  | { kind: 'aborted' }
+  /** The host's watch ended the exchange: the candidate's CPU time for the run is spent. */
+  | { kind: 'spent' };
+
+/** Polled while an exchange is pending; returns how to end it, or null to go on. @internal */
+export interface ExchangeWatch {
+  readonly everyMs: number;
+  readonly check: () => ExchangeEnd | null;
+}
 
 const STARTUP_MS = 20_000;
 const TERM_GRACE_MS = 200;
 const STDERR_TAIL = 4000;
+// /proc/<pid>/stat counts CPU time in clock ticks, USER_HZ, which Linux fixes at 100 per second.
+const TICK_MS = 10;
+const TREE_RESCAN_MS = 1000;
 
 /**
  * Longest reply line the host accepts for a run with output limit `maxOutputBytes` (characters
@@ -105,6 +122,54 @@ const signalName = (n: number): string | null =>
   (Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0] as string | undefined) ?? null;
 
 const lastLines = (text: string): string => text.trim().split('\n').slice(-3).join(' | ').slice(0, 300);
+
+interface ProcStat {
+  readonly ppid: number;
+  readonly cpuTicks: number;
+}
+
+/** utime + stime + cutime + cstime and the parent of one process, from /proc/<pid>/stat. */
+const readStat = (pid: number): ProcStat | null => {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return null;
+  }
+  // The command name (field 2) may hold spaces and parentheses: fields resume after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const n = (i: number): number => Number(fields[i]) || 0;
+  return { ppid: n(1), cpuTicks: n(11) + n(12) + n(13) + n(14) };
+};
+
+/** Every process below `root`, found through the parent links in /proc. */
+const descendants = (root: number): number[] => {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const stat = readStat(pid);
+    if (stat === null) continue;
+    const list = children.get(stat.ppid);
+    if (list) list.push(pid);
+    else children.set(stat.ppid, [pid]);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.pop() as number) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+};
 
 /**
  * One worker process speaking the protocol of `docs/protocol.md` on fd 3 (requests) and fd 4
@@ -304,6 +369,7 @@ export class WorkerProcess {
     onMessage: (m: WorkerMessage) => boolean | string,
     silenceMs: number,
     signal?: AbortSignal,
+    watch?: ExchangeWatch,
   ): Promise<ExchangeEnd> {
     return new Promise<ExchangeEnd>((resolve) => {
       if (!this.alive) {
@@ -316,8 +382,10 @@ export class WorkerProcess {
         return;
       }
       let timer: NodeJS.Timeout | undefined;
+      let poll: NodeJS.Timeout | undefined;
       const finish = (end: ExchangeEnd): void => {
         clearTimeout(timer);
+        clearInterval(poll);
         this.#listener = null;
         this.#exitListener = null;
         signal?.removeEventListener('abort', onAbort);
@@ -338,9 +406,41 @@ export class WorkerProcess {
       };
       this.#exitListener = (reason) => finish({ kind: 'exit', reason });
       signal?.addEventListener('abort', onAbort, { once: true });
+      if (watch) {
+        poll = setInterval(() => {
+          const end = watch.check();
+          if (end !== null) finish(end);
+        }, watch.everyMs);
+      }
       arm();
       this.send(line);
     });
+  }
+
+  #tree: number[] = [];
+  #treeScannedAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * CPU time (user + system, in ms) used so far by the worker and every process below it (a
+   * wrapper such as bubblewrap may stand between the host and the worker), or null where /proc
+   * is not available. Processes that exited and were reaped count through their parent.
+   */
+  cpuMs(): number | null {
+    if (process.platform !== 'linux' || this.pid <= 0) return null;
+    const now = performance.now();
+    if (now - this.#treeScannedAt > TREE_RESCAN_MS) {
+      this.#treeScannedAt = now;
+      this.#tree = descendants(this.pid);
+    }
+    let ticks = 0;
+    let seen = false;
+    for (const pid of [this.pid, ...this.#tree]) {
+      const stat = readStat(pid);
+      if (stat === null) continue;
+      seen = true;
+      ticks += stat.cpuTicks;
+    }
+    return seen ? ticks * TICK_MS : null;
   }
 
   /** Index of the call the worker was running, from the shared progress file, or null. */

@@ -44,6 +44,7 @@ export const pythonBackend: Backend = {
         trustedValues: true,
         isolation: ctx.isolation,
         readOnly: [dirname(harnessPath())],
+        zygote: true,
         label: PYTHON_LABEL,
         fix: `Check that \`${runtime.executable}\` (Python ${runtime.version}) can run ${harnessPath()}; set CROSSCHECK_PYTHON or configurePython({ python }) to use another interpreter.`,
       },

@@ -11,7 +11,6 @@ import { confine } from '../isolation/index.ts';
 import { BUDGET_SPENT, type Outcome } from '../outcome.ts';
 import {
   type CandidateSpec,
-  type ChildLine,
   type HostLine,
   type JobLimits,
   parseChildLine,
@@ -98,7 +97,10 @@ interface RowState {
   left: number;
   /** Runs alone after it was in the child when the child died; dies with the child again → crash. */
   solo: boolean;
+  /** No more outcomes are accepted for it (all recorded, or the rest filled by the host). */
   closed: boolean;
+  /** Closed and no job of it left in the child: its stats are in too. */
+  finished: boolean;
   jobs: number;
 }
 
@@ -185,6 +187,7 @@ export class RemoteSandboxPool {
           left: n,
           solo: false,
           closed: false,
+          finished: false,
           jobs: 0,
           spec: {
             id: candidate.id,
@@ -260,6 +263,7 @@ export class RemoteSandboxPool {
       memoryMb: l.memoryMb,
     };
     const rows = job.rows.filter((r) => !r.closed);
+    for (const rs of job.rows) if (rs.closed) this.#release(rs);
     this.#write(child, {
       t: 'run',
       j: job.id,
@@ -343,11 +347,20 @@ export class RemoteSandboxPool {
   }
 
   #onLine(child: Child, line: string): void {
-    if (line.length > this.#lineCap()) return this.#misbehaved(child, 'a line longer than the host accepts');
+    if (line.length > this.#lineCap()) {
+      this.#misbehaved(child, 'a line longer than the host accepts');
+      return;
+    }
     const m = parseChildLine(line);
-    if (typeof m === 'string') return this.#misbehaved(child, m);
+    if (typeof m === 'string') {
+      this.#misbehaved(child, m);
+      return;
+    }
     const job = this.#inFlight.get(m.j);
-    if (job === undefined) return this.#misbehaved(child, `a line for job ${m.j}, which it does not hold`);
+    if (job === undefined) {
+      this.#misbehaved(child, `a line for job ${m.j}, which it does not hold`);
+      return;
+    }
     if (m.t === 'o') this.#onOutcomes(job, m.s);
     else if (m.t === 's') this.#onStats(job, m.r, m.st);
     else {
@@ -432,7 +445,10 @@ export class RemoteSandboxPool {
 
   #onStats(job: Job, r: number, st: [number, number, number, number, number]): void {
     const rs = job.rows[r];
-    if (rs === undefined || job.statsSeen.has(r)) return this.#rejectJob(job, `stats for row ${r}`);
+    if (rs === undefined || job.statsSeen.has(r)) {
+      this.#rejectJob(job, `stats for row ${r}`);
+      return;
+    }
     job.statsSeen.add(r);
     const n = job.to - job.from;
     const [durationMs, timeouts, crashes, budgetSpent, restarts] = st;
@@ -450,8 +466,19 @@ export class RemoteSandboxPool {
   }
 
   #closeRow(rs: RowState): void {
-    if (rs.closed) return;
     rs.closed = true;
+    this.#settle(rs);
+  }
+
+  /** A job of the row ended (or was never sent). */
+  #release(rs: RowState): void {
+    rs.jobs--;
+    this.#settle(rs);
+  }
+
+  #settle(rs: RowState): void {
+    if (rs.finished || rs.jobs > 0 || !(rs.closed || rs.run.aborted)) return;
+    rs.finished = true;
     if (--rs.run.rowsLeft === 0) rs.run.resolve();
   }
 
@@ -476,11 +503,8 @@ export class RemoteSandboxPool {
   }
 
   #endJob(job: Job): void {
-    for (const rs of job.rows) {
-      rs.jobs--;
-      // An aborted run resolves once nothing of it runs; its missing cells say it was aborted.
-      if (job.run.aborted && rs.jobs === 0) this.#closeRow(rs);
-    }
+    // An aborted run resolves once nothing of it runs; its missing cells say it was aborted.
+    for (const rs of job.rows) this.#release(rs);
   }
 
   /** A line the host cannot attribute to a row: the child is not to be believed any more. */

@@ -33,6 +33,15 @@ export const sandboxHost = (isolation: 'os' | 'process'): RemoteSandboxPool => {
   return host;
 };
 
+/** Puts `host` (a test's stand-in) in place of the sandbox host for `isolation`; undefined restores the default. @internal */
+export const replaceSandboxHost = (
+  isolation: 'os' | 'process',
+  host: RemoteSandboxPool | undefined,
+): void => {
+  if (host === undefined) hosts.delete(isolation);
+  else hosts.set(isolation, host);
+};
+
 /** Stops the sandbox host processes and any in-process sandbox workers (they restart on the next run). @public */
 export const closeSandboxPools = async (): Promise<void> => {
   await Promise.all([...pools.values()].map((p) => p.close()));

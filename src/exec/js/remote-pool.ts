@@ -120,6 +120,7 @@ interface Job {
   readonly solo: boolean;
   /** Rows whose stats arrived (each counts once). */
   readonly statsSeen: Set<number>;
+  sentAt: number;
 }
 
 interface Child {
@@ -217,12 +218,14 @@ export class RemoteSandboxPool {
       if (child.process.exitCode !== null || child.process.signalCode !== null) resolve();
       else child.process.once('exit', () => resolve());
     });
+    // Hold the event loop until it is gone: an idle child is unref'd.
+    child.process.ref();
     child.process.kill('SIGKILL');
     await exited;
   }
 
   #enqueue(run: RunState, rows: RowState[], from: number, to: number, solo: boolean): void {
-    const job: Job = { id: nextJobId++, run, rows, from, to, solo, statsSeen: new Set() };
+    const job: Job = { id: nextJobId++, run, rows, from, to, solo, statsSeen: new Set(), sentAt: 0 };
     for (const rs of rows) rs.jobs++;
     if (solo) this.#queue.push(job);
     else this.#queue.unshift(job);
@@ -253,6 +256,7 @@ export class RemoteSandboxPool {
       child.inputs.add(ctx.inputsKey);
     }
     this.#inFlight.set(job.id, job);
+    job.sentAt = performance.now();
     child.lastHeard = performance.now();
     const l = ctx.limits;
     const limits: JobLimits = {
@@ -452,7 +456,8 @@ export class RemoteSandboxPool {
     job.statsSeen.add(r);
     const n = job.to - job.from;
     const [durationMs, timeouts, crashes, budgetSpent, restarts] = st;
-    rs.stats.durationMs += durationMs;
+    // The child cannot have spent more than the job's wall time on it.
+    rs.stats.durationMs += Math.min(durationMs, performance.now() - job.sentAt);
     rs.stats.timeouts += Math.min(Math.floor(timeouts), n);
     rs.stats.crashes += Math.min(Math.floor(crashes), n);
     rs.stats.budgetSpent ||= budgetSpent === 1;

@@ -296,7 +296,15 @@ export class RemoteSandboxPool {
       LANG: 'C.UTF-8',
     };
     const confined = confine(
-      { file: process.execPath, args: [...command.args], env, workdir, readOnly: command.readOnly },
+      {
+        file: process.execPath,
+        // V8 flags are per process: no eval or new Function in the child or any of its workers,
+        // so code that leaves a context finds no way to compile a string into a function.
+        args: ['--disallow-code-generation-from-strings', ...command.args],
+        env,
+        workdir,
+        readOnly: command.readOnly,
+      },
       this.isolation,
     );
     const proc = spawn(confined.file, [...confined.args], {

@@ -112,6 +112,21 @@ describe.each(isolations)('the JavaScript sandbox host under %s isolation', (iso
     expect(m.candidates[1]!.stats.crashes).toBeGreaterThan(0);
   });
 
+  it('should run many input sets one after another in the same child', async () => {
+    const task = defineTask({ name: 'f' });
+    const cs = js(['function f(x) { return x * 2 }']);
+    const host = sandboxHost(isolation);
+    let pid: number | null = null;
+    // More sets than the child keeps, then the first ones again, which it has dropped by then.
+    for (const k of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2]) {
+      const m = await run(task, cs, range(k), { isolation });
+      expect(values(m.outcomes[0]!)).toEqual(range(k).map(([x]) => x! * 2));
+      expect(m.candidates[0]!.stats.restarts).toBe(0);
+      pid ??= host.pid;
+      expect(host.pid).toBe(pid);
+    }
+  });
+
   it('should keep the secret of the host environment out of the child', async () => {
     // The host runs as its own program with the secret in its initial environment (what
     // /proc/<pid>/environ shows); the stand-in host is trusted test code with the whole of

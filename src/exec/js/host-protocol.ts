@@ -54,6 +54,9 @@ export type ChildLine =
   | { t: 's'; j: number; r: number; st: StatsTuple }
   | { t: 'e'; j: number };
 
+/** Input sets the child keeps; host and child drop the oldest alike, so both know which it holds. */
+export const INPUT_SETS = 8;
+
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
 
 /**

@@ -12,6 +12,7 @@ import { BUDGET_SPENT, type Outcome } from '../outcome.ts';
 import {
   type CandidateSpec,
   type HostLine,
+  INPUT_SETS,
   type JobLimits,
   parseChildLine,
   type Segment,
@@ -254,6 +255,8 @@ export class RemoteSandboxPool {
     if (!child.inputs.has(ctx.inputsKey)) {
       this.#write(child, { t: 'inputs', key: ctx.inputsKey, n: ctx.inputCount, wire: ctx.inputsWire });
       child.inputs.add(ctx.inputsKey);
+      // The child keeps as many sets, dropping the oldest the same way: the two lists stay equal.
+      if (child.inputs.size > INPUT_SETS) child.inputs.delete(child.inputs.values().next().value as string);
     }
     this.#inFlight.set(job.id, job);
     job.sentAt = performance.now();

@@ -7,7 +7,13 @@
 import type { SourceCandidate } from '../../candidates/types.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
 import type { Outcome } from '../outcome.ts';
-import type { CandidateSpec, ChildLine, HostLine, Segment } from './host-protocol.ts';
+import {
+  type CandidateSpec,
+  type ChildLine,
+  type HostLine,
+  INPUT_SETS,
+  type Segment,
+} from './host-protocol.ts';
 import { JsSandboxPool } from './pool.ts';
 
 const pools = new Map<number, JsSandboxPool>();
@@ -169,7 +175,7 @@ const onLine = (line: string): void => {
   const m = JSON.parse(line) as HostLine;
   if (m.t === 'inputs') {
     inputSets.set(m.key, { wire: m.wire, n: m.n, items: null });
-    if (inputSets.size > 8) inputSets.delete(inputSets.keys().next().value as string);
+    if (inputSets.size > INPUT_SETS) inputSets.delete(inputSets.keys().next().value as string);
   } else if (m.t === 'run') {
     void runJob(m);
   } else if (m.t === 'abort') {

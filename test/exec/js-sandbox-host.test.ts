@@ -112,6 +112,49 @@ describe.each(isolations)('the JavaScript sandbox host under %s isolation', (iso
     expect(m.candidates[1]!.stats.crashes).toBeGreaterThan(0);
   });
 
+  it('should die with the host, even when the host is killed with SIGKILL mid-run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crosscheck-orphan-'));
+    const script = join(dir, 'script.mts');
+    writeFileSync(
+      script,
+      `import { sandboxHost } from ${JSON.stringify(join(ROOT, 'src', 'exec', 'js', 'index.ts'))};
+import { candidates, defineTask, run } from ${JSON.stringify(join(ROOT, 'src', 'index.ts'))};
+const cs = candidates.fromSources(['function f(x) { for (;;) {} }'], { language: 'javascript', entry: 'f' });
+const running = run(defineTask({ name: 'f', timeoutMs: 60000 }), cs, [[1]], { isolation: ${JSON.stringify(isolation)} });
+const timer = setInterval(() => {
+  const pid = sandboxHost(${JSON.stringify(isolation)}).pid;
+  if (pid !== null) { console.log(pid); clearInterval(timer); }
+}, 20);
+await running;
+`,
+    );
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      const host = spawn(process.execPath, ['--import', 'tsx', script], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      const pid = await new Promise<number>((resolve, reject) => {
+        host.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+        host.once('exit', () => reject(new Error('the host exited before its sandbox host started')));
+      });
+      expect(alive(pid)).toBe(true);
+      host.kill('SIGKILL');
+      // Generous: only a child that never goes fails this.
+      for (let i = 0; i < 300 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(pid)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('should run many input sets one after another in the same child', async () => {
     const task = defineTask({ name: 'f' });
     const cs = js(['function f(x) { return x * 2 }']);

@@ -50,6 +50,8 @@ export default defineConfig({
     jest: 'matchers/jest.ts',
     'vitest-reporter': 'reporter/vitest.ts',
     'jest-reporter': 'reporter/jest.ts',
+    // The sandbox host, started as a child process by the JS/TS source runner (src/exec/js/remote-pool.ts).
+    'sandbox-host': 'src/exec/js/sandbox-host.ts',
   },
   format: {
     esm: {},

@@ -50,7 +50,15 @@ describe('the built package', () => {
   }, 120_000);
 
   it('should emit ESM, CJS and declarations for both', () => {
-    for (const file of ['index.mjs', 'index.cjs', 'index.d.mts', 'index.d.cts', 'cli.mjs']) {
+    for (const file of [
+      'index.mjs',
+      'index.cjs',
+      'index.d.mts',
+      'index.d.cts',
+      'cli.mjs',
+      'sandbox-host.mjs',
+      'sandbox-host.cjs',
+    ]) {
       expect(existsSync(join(OUT, file)), file).toBe(true);
     }
   });

@@ -57,7 +57,7 @@ describe('the example suite', () => {
         ✓     wordCount  model-b  1  300  —              0.690 ± 0.078  —
         ✓     wordCount  model-b  3  300  0.000 ± 0.078  0.690 ± 0.078  —
 
-        Suite  mean Î 0.162 · mean error lower bound 0.066 · isolation process (no OS boundary)
+        Suite  mean Î 0.162 · mean error lower bound 0.066 · isolation os (bubblewrap sandbox)
         With references (4 tasks)  mean error 0.246 · detection rate 50% · false positives 0
           undetected mean error 0.230 · Spearman(error, Î) 0.27 (weak)
 

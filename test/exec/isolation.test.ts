@@ -134,7 +134,7 @@ describe.skipIf(!osAvailable)("isolation: 'os' with bubblewrap", () => {
     expect(record.isolation).toBe('os');
   });
 
-  it("should record 'process' for JS sources, whose pool does not run behind the boundary yet", async () => {
+  it("should record 'os' for JS sources, whose pool runs in the confined sandbox host", async () => {
     // Arrange
     const js = candidates.fromSources(['function who(x) { return x; }'], {
       language: 'javascript',
@@ -145,7 +145,7 @@ describe.skipIf(!osAvailable)("isolation: 'os' with bubblewrap", () => {
     const matrix = await run(task, [...js, ...python], [[1]], { isolation: 'os' });
 
     // Assert
-    expect(matrix.isolation).toBe('process');
+    expect(matrix.isolation).toBe('os');
   });
 
   it('should leave no worker behind when the host is killed while a candidate loops with its alarm ignored', async () => {

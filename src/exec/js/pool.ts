@@ -320,6 +320,8 @@ export class JsSandboxPool {
     if (!slot.inputsKeys.has(ctx.inputsKey)) {
       worker.postMessage({ type: 'inputs', key: ctx.inputsKey, wire: ctx.inputsWire } satisfies HostMessage);
       slot.inputsKeys.add(ctx.inputsKey);
+      // The worker keeps 4 sets and drops the oldest (worker-main.ts): forget it here too.
+      if (slot.inputsKeys.size > 4) slot.inputsKeys.delete(slot.inputsKeys.values().next().value as string);
     }
     slot.jobs.push(job);
     slot.jobsRun++;

@@ -108,6 +108,8 @@ export const evaluateTask = async (
     const runTask = defineTask({ name: task.taskId, entry: task.entryPoint, timeoutMs: options.timeoutMs });
     for (let from = 0; from < n; from += CHUNK) {
       const inputs = prepared.inputs.slice(from, from + CHUNK);
+      const weights = prepared.weights.slice(from, from + CHUNK);
+      const errorWeights = prepared.errorWeights.slice(from, from + CHUNK);
       // The reference's outcomes come from the input filter, which ran it on exactly these
       // inputs (each one in time, or the input would not be here).
       const reference = { outcomes: prepared.referenceOutcomes.slice(from, from + CHUNK) };
@@ -137,6 +139,8 @@ export const evaluateTask = async (
           inputs,
           outcomes: outcomes.slice(p.from, p.to),
           reference,
+          weights,
+          errorWeights,
         });
       });
       matrix.candidates.forEach((row, k) => {
@@ -156,8 +160,8 @@ export const evaluateTask = async (
     const k = pools.indexOf(p);
     const seed = seeds[k] as number;
     const analysis = accumulators[k] as Accumulator;
-    const inc = meanOf(analysis.disagreement);
-    const err = meanOf(analysis.errorShare);
+    const inc = meanOf(analysis.disagreement, analysis.weights);
+    const err = meanOf(analysis.errorShare, analysis.errorWeights);
     if (inc.n === 0 || err.n === 0) {
       pairs.push(
         failed(
@@ -188,7 +192,8 @@ export const evaluateTask = async (
       verdict: inc.mean > 0 ? 'fail' : 'pass',
       seed,
       m,
-      n,
+      // Draws from the Gen behind the estimates (distinct inputs ran once each).
+      n: prepared.draws,
       gen: prepared.gen,
       witness: null,
       classes: classes.map((c) => ({ labels: [...c.labels], share: c.share })),
@@ -209,9 +214,9 @@ export const evaluateTask = async (
       model: p.model,
       task: task.taskId,
       status: 'ok',
-      reason: prepared.shortfall === null ? null : `only ${n} inputs: ${prepared.shortfall}`,
+      reason: prepared.shortfall === null ? null : `only ${prepared.draws} draws: ${prepared.shortfall}`,
       m,
-      n,
+      n: prepared.draws,
       incoherence: inc.mean,
       error: err.mean,
       calls: m * n,

@@ -18,7 +18,17 @@ export type TaskInputs =
       readonly ok: true;
       readonly language: BenchLanguage;
       readonly reference: Candidate;
+      /** Distinct inputs, in order of first draw: each runs once. */
       readonly inputs: readonly Args[];
+      /** Per input: the i.i.d. draws it stands for in the incoherence estimate. */
+      readonly weights: readonly number[];
+      /**
+       * Per input: the draws it stands for in the error estimate. The same as `weights`, except
+       * with the `paired` estimator (the paper's protocol), whose error uses n draws of its own.
+       */
+      readonly errorWeights: readonly number[];
+      /** Draws behind the incoherence estimate (n, unless the Gen ran short). */
+      readonly draws: number;
       /** The reference's outcome on each input, from the filter: it never runs twice. */
       readonly referenceOutcomes: readonly Outcome[];
       readonly gen: string;
@@ -90,9 +100,19 @@ export const taskInputs = async (
         budgetMs: options.budgetMs,
         maxOutputBytes: options.maxOutputBytes,
       });
-    const report = await source.generateWithReport(options.n, {
+    // The paper measures error on inputs of its own: n more draws, split off after the first n
+    // (half each when the Gen runs short). A value drawn in both halves still runs once.
+    const separate = options.estimator === 'paired';
+    const report = await source.generateWithReport(separate ? 2 * options.n : options.n, {
       seed: subSeed(options.seed, task.taskId),
       signal,
+    });
+    const split = separate ? Math.min(options.n, Math.ceil(report.sampled / 2)) : report.sampled;
+    const weights = report.inputs.map(() => 0);
+    const errorWeights = report.inputs.map(() => 0);
+    report.draws.forEach((k, i) => {
+      if (i < split) weights[k] = (weights[k] as number) + 1;
+      if (i >= split || !separate) errorWeights[k] = (errorWeights[k] as number) + 1;
     });
     if (report.inputs.length === 0) {
       return { ok: false, reason: `no valid input: ${report.shortfall ?? 'the generator produced none'}` };
@@ -102,6 +122,9 @@ export const taskInputs = async (
       language: language as BenchLanguage,
       reference: reference as Candidate,
       inputs: report.inputs,
+      weights,
+      errorWeights,
+      draws: split,
       referenceOutcomes: report.referenceOutcomes ?? [],
       gen: source.description,
       shortfall: report.shortfall,

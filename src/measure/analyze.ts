@@ -33,13 +33,23 @@ export interface UnknownCounts {
  * @internal
  */
 export class Accumulator {
-  /** Per input: disagreement d_j in [0, 1], or null with fewer than two known outcomes. */
+  /**
+   * Per input: disagreement d_j in [0, 1] (with `paired`: the share of its draws whose random
+   * pair disagreed), or null with fewer than two known outcomes or no draw for incoherence.
+   */
   readonly disagreement: (number | null)[] = [];
+  /** Per input: the i.i.d. draws of the Gen it stands for in the incoherence estimate. */
+  readonly weights: number[] = [];
+  /** Per input: the draws it stands for in the error estimate (the same, unless given apart). */
+  readonly errorWeights: number[] = [];
   /** Per input: whether any two known candidate outcomes disagree. */
   readonly disagrees: boolean[] = [];
-  /** Per input: the share e_j of known candidate cells disagreeing with the reference, or null. */
+  /**
+   * Per input: the share e_j of known candidate cells disagreeing with the reference (with
+   * `paired`: the share of its draws whose one random candidate did), or null.
+   */
   readonly errorShare: (number | null)[] = [];
-  /** Per candidate: cells disagreeing with the reference, and known cells compared. */
+  /** Per candidate: draws on which it disagrees with the reference, and draws with both known. */
   readonly perCandidate: Array<{ wrong: number; known: number }>;
   /** Per candidate, per input: its agreement group on that input (-1: unknown). */
   readonly groups: number[][];
@@ -59,11 +69,17 @@ export class Accumulator {
     this.#random = seededRandom(seed);
   }
 
-  /** Adds the inputs of one chunk of the run: `outcomes[i][j]`, and the reference's. */
+  /**
+   * Adds the inputs of one chunk of the run: `outcomes[i][j]`, and the reference's. `weights[j]`
+   * is how many i.i.d. draws input j stands for (default 1); `errorWeights[j]` the same for the
+   * error estimate, when it uses draws of its own (the paper's protocol; default `weights`).
+   */
   add(matrix: {
     readonly inputs: readonly unknown[];
     readonly outcomes: readonly (readonly Outcome[])[];
     readonly reference: { readonly outcomes: readonly Outcome[] } | null;
+    readonly weights?: readonly number[];
+    readonly errorWeights?: readonly number[];
   }): void {
     const compare = this.#rules.compare;
     const m = matrix.outcomes.length;
@@ -75,15 +91,24 @@ export class Accumulator {
     const column: Cell[] = new Array(m);
     for (let j = 0; j < matrix.inputs.length; j++) {
       for (let i = 0; i < m; i++) column[i] = toCell(matrix.outcomes[i]?.[j] as never, this.#rules);
+      const w = matrix.weights?.[j] ?? 1;
+      const we = matrix.errorWeights?.[j] ?? w;
+      this.weights.push(w);
+      this.errorWeights.push(we);
       const { agree, total } = pairCounts(column, compare);
       this.disagrees.push(agree < total);
       if (total === 0) {
         this.#unknownInputs++;
         this.disagreement.push(null);
+      } else if (w === 0) {
+        this.disagreement.push(null);
       } else if (this.#estimator === 'all-pairs') {
         this.disagreement.push(1 - agree / total);
       } else {
-        this.disagreement.push(randomPairDisagrees(column, compare, this.#random) ? 1 : 0);
+        // One independent random pair per draw: an input drawn w times is w observations.
+        let hits = 0;
+        for (let k = 0; k < w; k++) if (randomPairDisagrees(column, compare, this.#random)) hits++;
+        this.disagreement.push(hits / w);
       }
       this.#group(column);
       const refOutcome = matrix.reference?.outcomes[j];
@@ -95,17 +120,27 @@ export class Accumulator {
       }
       let wrong = 0;
       let known = 0;
+      const isWrong: boolean[] = [];
       column.forEach((cell, i) => {
         if (cell.key === null) return;
         known++;
+        const bad = !cellsAgree(cell, ref, compare);
+        isWrong.push(bad);
         const stats = this.perCandidate[i] as { wrong: number; known: number };
-        stats.known++;
-        if (!cellsAgree(cell, ref, compare)) {
+        stats.known += we;
+        if (bad) {
           wrong++;
-          stats.wrong++;
+          stats.wrong += we;
         }
       });
-      this.errorShare.push(known === 0 ? null : wrong / known);
+      if (known === 0 || we === 0) this.errorShare.push(null);
+      else if (this.#estimator === 'all-pairs') this.errorShare.push(wrong / known);
+      else {
+        // The paper's error: one uniformly random (known) candidate per draw.
+        let hits = 0;
+        for (let k = 0; k < we; k++) if (isWrong[Math.floor(this.#random() * known)]) hits++;
+        this.errorShare.push(hits / we);
+      }
     }
   }
 
@@ -142,15 +177,22 @@ const randomPairDisagrees = (column: readonly Cell[], compare: Comparator, rando
   return !cellsAgree(known[a] as Cell, known[b] as Cell, compare);
 };
 
-/** Mean of the non-null values, and how many there were. */
-export const meanOf = (xs: readonly (number | null)[]): { mean: number; n: number } => {
+/**
+ * Mean of the non-null values, each counted `weights[j]` times (the draws it stands for; 1 each
+ * by default), and how many draws that was.
+ */
+export const meanOf = (
+  xs: readonly (number | null)[],
+  weights?: readonly number[],
+): { mean: number; n: number } => {
   let sum = 0;
   let n = 0;
-  for (const x of xs)
-    if (x !== null) {
-      sum += x;
-      n++;
-    }
+  xs.forEach((x, j) => {
+    if (x === null) return;
+    const w = weights?.[j] ?? 1;
+    sum += x * w;
+    n += w;
+  });
   return { mean: n === 0 ? 0 : sum / n, n };
 };
 

@@ -44,7 +44,10 @@ export interface Measurement<A extends Args = Args> {
   readonly equality: string;
   /** Candidates. */
   readonly m: number;
-  /** Inputs run. */
+  /**
+   * Draws from the Gen behind the estimates (i.i.d.; a value drawn twice counts twice), or the
+   * number of fixed inputs. Distinct inputs ran once each: see `inputs`.
+   */
   readonly n: number;
   readonly delta: number;
   /**
@@ -75,8 +78,10 @@ export interface Measurement<A extends Args = Args> {
   /** A shrunk distinguishing input (candidates disagree, else one differs from the reference). */
   readonly witness: Witness<A> | null;
   readonly durationMs: number;
-  /** The inputs run, in order (the witness's `original.index` points here). */
+  /** The distinct inputs run, in order of first draw (the witness's `original.index` points here). */
   readonly inputs: readonly A[];
+  /** How many draws each of `inputs` stands for (Σ = `n`). */
+  readonly weights: readonly number[];
   /** Who ran: labels, ids, tags and run statistics of each candidate. */
   readonly candidates: readonly MatrixRow[];
 }
@@ -129,7 +134,8 @@ export const measure = async <A extends Args>(
       { where: `${WHERE}, { estimator }` },
     );
   }
-  const inputs = await drawInputs(r, n);
+  const drawn = await drawInputs(r, n);
+  const { inputs, weights } = drawn;
   if (inputs.length === 0) {
     throw new CrosscheckError(
       'INVALID_INPUT',
@@ -145,6 +151,7 @@ export const measure = async <A extends Args>(
   const spent = candidates.map(() => false);
   for (let start = 0; start < inputs.length; start += CHUNK) {
     const slice = inputs.slice(start, start + CHUNK);
+    const sliceWeights = weights.slice(start, start + CHUNK);
     const active = candidates.filter((_, i) => !spent[i]);
     const matrix = await run(task, active, slice, { ...r.run, signal: r.signal });
     const byCandidate = new Map(active.map((c, k) => [c, k]));
@@ -152,7 +159,7 @@ export const measure = async <A extends Args>(
       const k = byCandidate.get(c);
       return k === undefined ? slice.map(() => BUDGET_SPENT) : (matrix.outcomes[k] as Outcome[]);
     });
-    analysis.add({ inputs: slice, outcomes, reference: matrix.reference });
+    analysis.add({ inputs: slice, outcomes, reference: matrix.reference, weights: sliceWeights });
     rows = mergeStats(
       rows,
       candidates.map((c, i) => {
@@ -167,9 +174,9 @@ export const measure = async <A extends Args>(
   }
   const labels = rows.map((c) => c.label);
 
-  const inc = meanOf(analysis.disagreement);
+  const inc = meanOf(analysis.disagreement, analysis.weights);
   const incoherence = inc.n > 0 ? hoeffdingInterval(inc.mean, inc.n, delta) : null;
-  const err = meanOf(analysis.errorShare);
+  const err = meanOf(analysis.errorShare, analysis.errorWeights);
   const error = reference && err.n > 0 ? hoeffdingInterval(err.mean, err.n, delta) : null;
   const candidateErrors: CandidateError[] = reference
     ? analysis.perCandidate.map((s, i) => {
@@ -203,7 +210,7 @@ export const measure = async <A extends Args>(
     estimator,
     equality: r.equalityName,
     m: candidates.length,
-    n: inputs.length,
+    n: drawn.draws,
     delta,
     incoherence,
     error,
@@ -218,6 +225,7 @@ export const measure = async <A extends Args>(
     witness,
     durationMs: performance.now() - started,
     inputs,
+    weights,
     candidates: rows,
   };
 };

@@ -79,16 +79,24 @@ export interface ReferenceFilterOptions
  */
 const DRAW_BIAS = 4;
 
-/** `inner`, generated at one fixed bias frequency (shrinking unchanged). */
+/**
+ * `inner`, generated at one fixed bias frequency (shrinking unchanged). Records each value's
+ * shrink context: a `.map`ped or regex arbitrary cannot shrink a bare value, but with the context
+ * of its generation fast-check's own shrinker can, and its shrinks stay in its domain.
+ */
 class FixedBias<T> extends fc.Arbitrary<T> {
   constructor(
     private readonly inner: fc.Arbitrary<T>,
     private readonly bias: number,
+    private readonly contexts: WeakMap<object, unknown>,
   ) {
     super();
   }
   generate(mrng: fc.Random): fc.Value<T> {
-    return this.inner.generate(mrng, this.bias);
+    const value = this.inner.generate(mrng, this.bias);
+    if (typeof value.value_ === 'object' && value.value_ !== null)
+      this.contexts.set(value.value_, value.context);
+    return value;
   }
   canShrinkWithoutContext(value: unknown): value is T {
     return this.inner.canShrinkWithoutContext(value);
@@ -165,13 +173,36 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
   readonly [GEN_BRAND] = true as const;
   readonly description: string;
   readonly arbitrary: fc.Arbitrary<A>;
+  /**
+   * Whether structural shrinking (shorter collections, numbers toward 0, kinds kept) stays within
+   * this Gen's values, so a witness its arbitrary cannot shrink may still shrink that way. True
+   * for the type-driven sources (`fromSeeds`); false for a user's arbitrary, whose constraints
+   * (`minLength`, `.map`, regexes) structural shrinking cannot see.
+   */
+  readonly structuralShrink: boolean;
   readonly #checks: readonly Check<A>[];
+  /** The fast-check shrink context of each input this Gen drew, by identity. */
+  readonly #contexts = new WeakMap<object, unknown>();
 
   /** @internal */
-  constructor(arbitrary: fc.Arbitrary<A>, description: string, checks: readonly Check<A>[] = []) {
+  constructor(
+    arbitrary: fc.Arbitrary<A>,
+    description: string,
+    checks: readonly Check<A>[] = [],
+    options: { structuralShrink?: boolean } = {},
+  ) {
     this.arbitrary = arbitrary;
     this.description = description;
     this.#checks = checks;
+    this.structuralShrink = options.structuralShrink === true;
+  }
+
+  /**
+   * The context fast-check's shrinker needs for `args`, when this Gen drew exactly that tuple
+   * (the same object); undefined otherwise.
+   */
+  shrinkContext(args: A): { readonly context: unknown } | undefined {
+    return this.#contexts.has(args) ? { context: this.#contexts.get(args) } : undefined;
   }
 
   /**
@@ -298,7 +329,10 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
   }
 
   #draw(size: number, seed: number, where: string): A[] {
-    const batch = fc.sample(new FixedBias(this.arbitrary, DRAW_BIAS), { seed, numRuns: size });
+    const batch = fc.sample(new FixedBias(this.arbitrary, DRAW_BIAS, this.#contexts), {
+      seed,
+      numRuns: size,
+    });
     for (const args of batch) {
       if (!Array.isArray(args)) {
         throw new CrosscheckError(
@@ -343,10 +377,12 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
         return out;
       },
     };
-    return new CrosscheckGen(this.arbitrary, `${this.description}, filtered by ${label}`, [
-      ...this.#checks,
-      check,
-    ]);
+    return new CrosscheckGen(
+      this.arbitrary,
+      `${this.description}, filtered by ${label}`,
+      [...this.#checks, check],
+      { structuralShrink: this.structuralShrink },
+    );
   }
 
   /**
@@ -423,10 +459,12 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
       },
     };
     const label = task.reference?.label ?? 'reference';
-    return new CrosscheckGen(this.arbitrary, `${this.description}, valid for ${label}`, [
-      ...this.#checks,
-      check,
-    ]);
+    return new CrosscheckGen(
+      this.arbitrary,
+      `${this.description}, valid for ${label}`,
+      [...this.#checks, check],
+      { structuralShrink: this.structuralShrink },
+    );
   }
 }
 

@@ -3,10 +3,10 @@ import { isCrosscheckError } from '../errors/index.ts';
 import { BUDGET_SPENT, type Outcome, run } from '../exec/index.ts';
 // The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
-import { Accumulator, equivalenceClasses, meanOf, semanticEntropy } from '../measure/index.ts';
+import { Accumulator, equivalenceClasses, intervalOf, meanOf, semanticEntropy } from '../measure/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 import { RECORD_SCHEMA, RECORD_VERSION } from '../report/index.ts';
-import { hoeffdingInterval, type Interval } from '../stats/index.ts';
+import type { Interval } from '../stats/index.ts';
 import { defineTask } from '../task/index.ts';
 import { comparator } from '../values/index.ts';
 import type { PairResult } from './checkpoint.ts';
@@ -176,8 +176,8 @@ export const evaluateTask = async (
       );
       continue;
     }
-    const incoherence = hoeffdingInterval(inc.mean, inc.n, DELTA);
-    const error = hoeffdingInterval(err.mean, err.n, DELTA);
+    const incoherence = intervalOf(options.estimator, inc, DELTA);
+    const error = intervalOf(options.estimator, err, DELTA);
     const classes = equivalenceClasses(analysis.groups, labels.slice(p.from, p.to));
     // A share of the run's wall time, by rows, plus this model's own analysis.
     const durationMs = (runMs * m) / all.length + (performance.now() - t0);

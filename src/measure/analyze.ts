@@ -1,5 +1,5 @@
 import type { Outcome } from '../exec/outcome.ts';
-import { entropy } from '../stats/index.ts';
+import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
 import type { Comparator } from '../values/index.ts';
 import { type Cell, type CellRules, cellsAgree, pairCounts, toCell } from './cells.ts';
 import type { Estimator } from './options.ts';
@@ -179,12 +179,12 @@ const randomPairDisagrees = (column: readonly Cell[], compare: Comparator, rando
 
 /**
  * Mean of the non-null values, each counted `weights[j]` times (the draws it stands for; 1 each
- * by default), and how many draws that was.
+ * by default), how many draws that was, and their sample variance (unbiased; 0 below 2 draws).
  */
 export const meanOf = (
   xs: readonly (number | null)[],
   weights?: readonly number[],
-): { mean: number; n: number } => {
+): { mean: number; n: number; variance: number } => {
   let sum = 0;
   let n = 0;
   xs.forEach((x, j) => {
@@ -193,7 +193,12 @@ export const meanOf = (
     sum += x * w;
     n += w;
   });
-  return { mean: n === 0 ? 0 : sum / n, n };
+  const mean = n === 0 ? 0 : sum / n;
+  let squares = 0;
+  xs.forEach((x, j) => {
+    if (x !== null) squares += (weights?.[j] ?? 1) * (x - mean) ** 2;
+  });
+  return { mean, n, variance: n < 2 ? 0 : squares / (n - 1) };
 };
 
 /** Whether two candidates' group vectors agree wherever both are known. */
@@ -237,3 +242,20 @@ export const equivalenceClasses = (
 /** Semantic entropy (nats) of the class sizes. */
 export const semanticEntropy = (classes: readonly EquivalenceClass[]): number =>
   entropy(classes.map((c) => c.members.length));
+
+/**
+ * The interval `measure` states for a mean of per-draw values at confidence 1 − δ. All-pairs:
+ * each draw's value is a fixed function of the input (every pair, every candidate) and varies
+ * less than a 0/1 pair (not at all in a coherent pool), so the variance-adaptive interval
+ * applies (Hoeffding at 0.8 δ ∩ empirical Bernstein at 0.2 δ, see `adaptiveInterval`). Paired:
+ * Hoeffding, since an input's several draws each have their own random pair and the per-input
+ * averages do not give the per-draw variance.
+ */
+export const intervalOf = (
+  estimator: Estimator,
+  s: { readonly mean: number; readonly n: number; readonly variance: number },
+  delta: number,
+): Interval =>
+  estimator === 'all-pairs'
+    ? adaptiveInterval(s.mean, s.variance, s.n, delta)
+    : hoeffdingInterval(s.mean, s.n, delta);

@@ -3,12 +3,13 @@ import { CrosscheckError } from '../errors/index.ts';
 import { BUDGET_SPENT, type Outcome } from '../exec/outcome.ts';
 import { type MatrixRow, run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
-import { hoeffdingInterval, type Interval } from '../stats/index.ts';
+import type { Interval } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import {
   Accumulator,
   type EquivalenceClass,
   equivalenceClasses,
+  intervalOf,
   meanOf,
   semanticEntropy,
   type UnknownCounts,
@@ -41,6 +42,11 @@ export interface Measurement<A extends Args = Args> {
   readonly gen: string;
   readonly seed: number;
   readonly estimator: Estimator;
+  /**
+   * How the intervals were made: `Hoeffding ∩ empirical Bernstein` (all-pairs) or `Hoeffding`
+   * (paired); either holds with probability at least 1 − δ over the draws.
+   */
+  readonly interval: string;
   readonly equality: string;
   /** Candidates. */
   readonly m: number;
@@ -51,16 +57,17 @@ export interface Measurement<A extends Args = Args> {
   readonly n: number;
   readonly delta: number;
   /**
-   * Î with its Hoeffding interval; `n` counts the inputs with two or more known outcomes. Null
+   * Î with its interval at 1 − δ (all-pairs: Hoeffding ∩ empirical Bernstein; paired: Hoeffding;
+   * see `intervalOf`); `n` counts the draws with two or more known outcomes. Null
    * when none had (fewer than two candidates, or everything timed out).
    */
   readonly incoherence: Interval | null;
-  /** Ê with its Hoeffding interval; null without a reference. */
+  /** Ê with its interval (as for `incoherence`); null without a reference. */
   readonly error: Interval | null;
   /** Per-candidate error against the reference (empty without one). */
   readonly candidateErrors: readonly CandidateError[];
   /**
-   * E ≥ max(0, Î − ε) / 2 with confidence 1 − δ (Theorem 4.1 with the Hoeffding interval). Needs
+   * E ≥ max(0, Î − ε) / 2 with confidence 1 − δ (Theorem 4.1 with the incoherence interval's half-width ε). Needs
    * no reference. Null when incoherence is.
    */
   readonly errorLowerBound: number | null;
@@ -175,9 +182,9 @@ export const measure = async <A extends Args>(
   const labels = rows.map((c) => c.label);
 
   const inc = meanOf(analysis.disagreement, analysis.weights);
-  const incoherence = inc.n > 0 ? hoeffdingInterval(inc.mean, inc.n, delta) : null;
+  const incoherence = inc.n > 0 ? intervalOf(estimator, inc, delta) : null;
   const err = meanOf(analysis.errorShare, analysis.errorWeights);
-  const error = reference && err.n > 0 ? hoeffdingInterval(err.mean, err.n, delta) : null;
+  const error = reference && err.n > 0 ? intervalOf(estimator, err, delta) : null;
   const candidateErrors: CandidateError[] = reference
     ? analysis.perCandidate.map((s, i) => {
         const row = rows[i];
@@ -208,6 +215,7 @@ export const measure = async <A extends Args>(
     gen: r.genDescription,
     seed: r.seed,
     estimator,
+    interval: estimator === 'all-pairs' ? 'Hoeffding ∩ empirical Bernstein' : 'Hoeffding',
     equality: r.equalityName,
     m: candidates.length,
     n: drawn.draws,

@@ -65,3 +65,17 @@ describe('estimates over i.i.d. draws (duplicates count)', () => {
     expect(differ.verdict).toBe('incoherent');
   });
 });
+
+describe('the all-pairs interval adapts to the variance', () => {
+  it('states a much narrower interval for a coherent pool than Hoeffding, as Hoeffding ∩ empirical Bernstein', async () => {
+    const { hoeffdingHalfWidth } = await import('../../src/stats/index.ts');
+    const same = fromFunctions({ a: id, b: (x: number) => x * 1, c: (x: number) => x + 0 });
+    const m = await measure(task, same, { n: 300, seed: 5, shrink: false });
+    expect(m.interval).toBe('Hoeffding ∩ empirical Bernstein');
+    expect(m.incoherence?.estimate).toBe(0);
+    expect(m.incoherence!.epsilon).toBeLessThan(0.6 * hoeffdingHalfWidth(300, 0.05));
+    const paired = await measure(task, same, { n: 300, seed: 5, shrink: false, estimator: 'paired' });
+    expect(paired.interval).toBe('Hoeffding');
+    expect(paired.incoherence!.epsilon).toBeCloseTo(hoeffdingHalfWidth(300, 0.05), 12);
+  });
+});

@@ -135,12 +135,12 @@ describe('toHaveIncoherenceBelow', () => {
     expect(result.message()).toMatchInlineSnapshot(`
       "expect(task).toHaveIncoherenceBelow(bound, candidates)
 
-      Task "sum": incoherence of 3 candidates on 500 inputs from lists of 0..200 (all-pairs estimator, Hoeffding interval).
+      Task "sum": incoherence of 3 candidates on 500 inputs from lists of 0..200 (all-pairs estimator, Hoeffding ∩ empirical Bernstein interval).
 
       Expected:    incoherence < 0.1 with confidence 0.95 (upper end of the interval)
-      Received:    Î = 0.527, 95% interval [0.466, 0.587] (ε = 0.0607, n = 500, m = 3)
-      Error bound: ≥ 0.233 with the same confidence (max(0, Î − ε) / 2, Theorem 4.1)
-      Error:       Ê = 0.263 [0.203, 0.324] against the reference
+      Received:    Î = 0.527, 95% interval [0.464, 0.589] (ε = 0.0625, n = 500, m = 3)
+      Error bound: ≥ 0.232 with the same confidence (max(0, Î − ε) / 2, Theorem 4.1)
+      Error:       Ê = 0.263 [0.214, 0.312] against the reference
       Classes:     {sum, reversed} 66.7%, {capped} 33.3%; semantic entropy 0.637
 
       Witness:     [[101]] (shrunk from [[106]] in 13 steps)
@@ -213,7 +213,7 @@ describe('toAgreeWithReference', () => {
       Task "sum": capped against the reference on 200 inputs from lists of 0..200.
 
       Expected: no input where it differs from the reference
-      Received: differs on 141 of 200 inputs (Ê = 0.705, 95% interval [0.609, 0.801])
+      Received: differs on 141 of 200 inputs (Ê = 0.705, 95% interval [0.606, 0.804])
 
       Witness:  [[101]] (shrunk from [[103]] in 12 steps)
         capped → 100

@@ -9,7 +9,8 @@
  *
  * Each scenario runs REPS times with other seeds through the analysis the matchers use: the Gen's
  * real `generate`, duplicates grouped with their counts (`groupDraws`, as `measure` does), the
- * measure's `Accumulator`, `meanOf` and `hoeffdingInterval`; one scenario goes through `measure()`
+ * measure's `Accumulator`, `meanOf` and `intervalOf` (the interval measure states: all-pairs
+ * Hoeffding ∩ empirical Bernstein, paired Hoeffding); one scenario goes through `measure()`
  * itself, and detection through `detect()` itself, with in-process function candidates. Printed:
  * the empirical coverage of the incoherence interval, the error interval and the error lower bound
  * (E ≥ max(0, Î − ε)/2), for both estimators; and the rate at which `detect` certifies a pool
@@ -340,14 +341,14 @@ const main = async (): Promise<void> => {
     viaMeasure?: boolean;
   }> = [
     {
-      name: 'iid uniform, m = 3, n = 1000',
+      name: 'iid uniform, m = 3, n = 500',
       g: uniform,
       p: pool(
         3,
         (x) => x % 5 === 0,
         (i) => [0.9, 0.5, 0][i] as number,
       ),
-      n: 1000,
+      n: 500,
       exact: { max: MAX },
     },
     {
@@ -376,7 +377,7 @@ const main = async (): Promise<void> => {
       n: 200,
     },
     {
-      name: 'lumpy oneof, duplicates, m = 10, n = 1000',
+      name: 'lumpy oneof, duplicates, m = 10, n = 500',
       g: lumpy,
       p: pool(
         10,
@@ -384,7 +385,7 @@ const main = async (): Promise<void> => {
         (i) => i / 10,
         { variants: 3 },
       ),
-      n: 1000,
+      n: 500,
     },
     {
       name: 'biased, unknown cells (timeouts), m = 3',
@@ -420,10 +421,10 @@ const main = async (): Promise<void> => {
       exact: { max: MAX, keep: kept },
     },
     {
-      name: 'measure() end to end, biased, m = 3, n = 500',
+      name: 'measure() end to end, biased, m = 3, n = 300',
       g: biased,
       p: pool(3, small, (i) => [0.9, 0.6, 0.2][i] as number),
-      n: 500,
+      n: 300,
       viaMeasure: true,
     },
   ];
@@ -436,15 +437,20 @@ const main = async (): Promise<void> => {
       )
       .join(' | ');
   console.log(
-    `coverage of the stated intervals (Hoeffding, two-sided; the error lower bound one-sided), nominal 1 − δ for δ in ${DELTAS.join(', ')}; ${REPS} runs each`,
+    `coverage of the stated intervals (all-pairs: Hoeffding ∩ empirical Bernstein, paired: Hoeffding; the error lower bound one-sided), nominal 1 − δ for δ in ${DELTAS.join(', ')}; ${REPS} runs each; width: mean width of the incoherence interval at δ = ${DELTAS[0]}`,
   );
   for (const s of scenarios) {
     const truth = s.exact ? uniformTruth(s.p, s.exact.max, s.exact.keep) : await truthOf(s.g, s.p);
     for (const estimator of ESTIMATORS) {
+      const cpu = process.cpuUsage();
       const coverage = s.viaMeasure
         ? await simulateMeasure(s.g, s.p, s.n, estimator, truth)
         : await simulate(s.g, s.p, s.n, estimator, truth, s.maxDraws);
       rows.push({ scenario: s.name, estimator, truth, coverage });
+      const used = process.cpuUsage(cpu);
+      process.stderr.write(
+        `  ${s.name}, ${estimator}: ${((used.user + used.system) / 1e6).toFixed(1)} s CPU\n`,
+      );
       const c = coverage;
       console.log(
         `${s.name.padEnd(46)} ${estimator.padEnd(9)} I=${truth.I.toFixed(4)} E=${truth.E.toFixed(4)} ` +

@@ -68,7 +68,9 @@ describe.runIf(requireData())('benchmark paper mode', () => {
     const allPairs = await run('all-pairs');
     const fractional = allPairs.pairs
       .filter((p) => p.status === 'ok')
-      .map((p) => (p.record?.data as { error: { estimate: number } }).error.estimate * N)
+      .map(
+        (p) => ((p.record as { data: unknown }).data as { error: { estimate: number } }).error.estimate * N,
+      )
       .filter((x) => Math.abs(x - Math.round(x)) > 1e-9);
     expect(fractional.length).toBeGreaterThan(0);
   }, 300_000);

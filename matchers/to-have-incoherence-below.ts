@@ -41,7 +41,7 @@ const details = (m: Measurement): Array<[string, string]> => {
 
 /**
  * `await expect(task).toHaveIncoherenceBelow(bound, candidates, { confidence })`: the upper end of
- * the Hoeffding interval around Î lies below `bound`. `.not` passes only when the lower end is at
+ * the interval around Î (Hoeffding, or with all-pairs Hoeffding ∩ empirical Bernstein) lies below `bound`. `.not` passes only when the lower end is at
  * or above `bound`, so an estimate straddling the bound fails both ways.
  * @public
  */
@@ -92,7 +92,7 @@ export async function toHaveIncoherenceBelow(
       receivedName: 'task',
       expectedName: 'bound',
       secondArgument: 'candidates',
-      summary: `Task ${JSON.stringify(m.task)}: incoherence of ${m.m} candidates on ${m.n} inputs from ${m.gen} (${m.estimator} estimator, Hoeffding interval).`,
+      summary: `Task ${JSON.stringify(m.task)}: incoherence of ${m.m} candidates on ${m.n} inputs from ${m.gen} (${m.estimator} estimator, ${m.interval} interval).`,
       expected: this.isNot
         ? `incoherence ≥ ${num(bound)} with confidence ${num(confidence)} (lower end of the interval)`
         : `incoherence < ${num(bound)} with confidence ${num(confidence)} (upper end of the interval)`,

@@ -17,7 +17,7 @@ export interface IncoherenceBelowOptions<A extends Args = Args>
     'inputs' | 'n' | 'seed' | 'estimator' | 'equality' | 'compareErrorMessages' | 'shrink' | 'run'
   > {
   /**
-   * Confidence 1 − δ of the Hoeffding interval whose upper end must lie below the bound.
+   * Confidence 1 − δ of the interval whose upper end must lie below the bound.
    * @defaultValue 0.95
    */
   confidence?: number;
@@ -64,7 +64,7 @@ export interface CrosscheckMatchers<R = unknown> {
    */
   toBeCoherentAcross(candidates: readonly Candidate[], options?: CoherentAcrossOptions): Promise<R>;
   /**
-   * The upper end of the Hoeffding interval around the measured incoherence is below `bound`.
+   * The upper end of the interval (at 1 − δ) around the measured incoherence is below `bound`.
    * `.not` passes only when the lower end is at or above it.
    *
    * @example

@@ -4,10 +4,10 @@ import { BUDGET_SPENT, type Outcome, run } from '../exec/index.ts';
 import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
 // The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
-import { Accumulator, equivalenceClasses, meanOf, semanticEntropy } from '../measure/index.ts';
+import { Accumulator, equivalenceClasses, intervalOf, meanOf, semanticEntropy } from '../measure/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 import { RECORD_SCHEMA, RECORD_VERSION } from '../report/index.ts';
-import { hoeffdingInterval, type Interval } from '../stats/index.ts';
+import type { Interval } from '../stats/index.ts';
 import { defineTask } from '../task/index.ts';
 import { comparator } from '../values/index.ts';
 import type { PairResult } from './checkpoint.ts';
@@ -110,6 +110,8 @@ export const evaluateTask = async (
     const runTask = defineTask({ name: task.taskId, entry: task.entryPoint, timeoutMs: options.timeoutMs });
     for (let from = 0; from < n; from += CHUNK) {
       const inputs = prepared.inputs.slice(from, from + CHUNK);
+      const weights = prepared.weights.slice(from, from + CHUNK);
+      const errorWeights = prepared.errorWeights.slice(from, from + CHUNK);
       // The reference's outcomes come from the input filter, which ran it on exactly these
       // inputs (each one in time, or the input would not be here).
       const reference = { outcomes: prepared.referenceOutcomes.slice(from, from + CHUNK) };
@@ -140,6 +142,8 @@ export const evaluateTask = async (
           inputs,
           outcomes: outcomes.slice(p.from, p.to),
           reference,
+          weights,
+          errorWeights,
         });
       });
       matrix.candidates.forEach((row, k) => {
@@ -159,8 +163,8 @@ export const evaluateTask = async (
     const k = pools.indexOf(p);
     const seed = seeds[k] as number;
     const analysis = accumulators[k] as Accumulator;
-    const inc = meanOf(analysis.disagreement);
-    const err = meanOf(analysis.errorShare);
+    const inc = meanOf(analysis.disagreement, analysis.weights);
+    const err = meanOf(analysis.errorShare, analysis.errorWeights);
     if (inc.n === 0 || err.n === 0) {
       pairs.push(
         failed(
@@ -175,8 +179,8 @@ export const evaluateTask = async (
       );
       continue;
     }
-    const incoherence = hoeffdingInterval(inc.mean, inc.n, DELTA);
-    const error = hoeffdingInterval(err.mean, err.n, DELTA);
+    const incoherence = intervalOf(options.estimator, inc, DELTA);
+    const error = intervalOf(options.estimator, err, DELTA);
     const classes = equivalenceClasses(analysis.groups, labels.slice(p.from, p.to));
     // A share of the run's wall time, by rows, plus this model's own analysis.
     const durationMs = (runMs * m) / all.length + (performance.now() - t0);
@@ -191,7 +195,8 @@ export const evaluateTask = async (
       verdict: inc.mean > 0 ? 'fail' : 'pass',
       seed,
       m,
-      n,
+      // Draws from the Gen behind the estimates (distinct inputs ran once each).
+      n: prepared.draws,
       gen: prepared.gen,
       witness: null,
       classes: classes.map((c) => ({ labels: [...c.labels], share: c.share })),
@@ -213,9 +218,9 @@ export const evaluateTask = async (
       model: p.model,
       task: task.taskId,
       status: 'ok',
-      reason: prepared.shortfall === null ? null : `only ${n} inputs: ${prepared.shortfall}`,
+      reason: prepared.shortfall === null ? null : `only ${prepared.draws} draws: ${prepared.shortfall}`,
       m,
-      n,
+      n: prepared.draws,
       incoherence: inc.mean,
       error: err.mean,
       calls: m * n,

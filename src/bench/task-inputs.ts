@@ -18,7 +18,17 @@ export type TaskInputs =
       readonly ok: true;
       readonly language: BenchLanguage;
       readonly reference: Candidate;
+      /** Distinct inputs, in order of first draw: each runs once. */
       readonly inputs: readonly Args[];
+      /** Per input: the i.i.d. draws it stands for in the incoherence estimate. */
+      readonly weights: readonly number[];
+      /**
+       * Per input: the draws it stands for in the error estimate. The same as `weights`, except
+       * with the `paired` estimator (the paper's protocol), whose error uses n draws of its own.
+       */
+      readonly errorWeights: readonly number[];
+      /** Draws behind the incoherence estimate (n, unless the Gen ran short). */
+      readonly draws: number;
       /** The reference's outcome on each input, from the filter: it never runs twice. */
       readonly referenceOutcomes: readonly Outcome[];
       readonly gen: string;
@@ -27,9 +37,14 @@ export type TaskInputs =
     }
   | { readonly ok: false; readonly reason: string };
 
-/** A 32-bit hash of the run seed and a name: each task (and pair) gets its own stream. @internal */
+/**
+ * A 32-bit hash (FNV-1a) of the run seed and a name: each task (and pair) gets its own stream.
+ * The seed enters only through its decimal text: XOR-ing it into the offset basis as well
+ * cancelled it for seeds 0–9 (s ^ ('0' + s) is 0x30 for every s < 10), so those ten seeds gave
+ * one and the same run (issue 14, defect 8). @internal
+ */
 export const subSeed = (seed: number, ...names: readonly string[]): number => {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
+  let h = 0x811c9dc5;
   for (const ch of `${seed}\u0000${names.join('\u0000')}`)
     h = Math.imul(h ^ (ch.codePointAt(0) as number), 0x01000193) >>> 0;
   return h | 0;
@@ -91,9 +106,19 @@ export const taskInputs = async (
         budgetMs: options.budgetMs,
         maxOutputBytes: options.maxOutputBytes,
       });
-    const report = await source.generateWithReport(options.n, {
+    // The paper measures error on inputs of its own: n more draws, split off after the first n
+    // (half each when the Gen runs short). A value drawn in both halves still runs once.
+    const separate = options.estimator === 'paired';
+    const report = await source.generateWithReport(separate ? 2 * options.n : options.n, {
       seed: subSeed(options.seed, task.taskId),
       signal,
+    });
+    const split = separate ? Math.min(options.n, Math.ceil(report.sampled / 2)) : report.sampled;
+    const weights = report.inputs.map(() => 0);
+    const errorWeights = report.inputs.map(() => 0);
+    report.draws.forEach((k, i) => {
+      if (i < split) weights[k] = (weights[k] as number) + 1;
+      if (i >= split || !separate) errorWeights[k] = (errorWeights[k] as number) + 1;
     });
     if (report.inputs.length === 0) {
       return { ok: false, reason: `no valid input: ${report.shortfall ?? 'the generator produced none'}` };
@@ -103,6 +128,9 @@ export const taskInputs = async (
       language: language as BenchLanguage,
       reference: reference as Candidate,
       inputs: report.inputs,
+      weights,
+      errorWeights,
+      draws: split,
       referenceOutcomes: report.referenceOutcomes ?? [],
       gen: source.description,
       shortfall: report.shortfall,

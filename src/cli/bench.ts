@@ -29,7 +29,11 @@ Options:
   --n <k>               reference-filtered inputs per task (default 1000)
   --seed <s>            seed of every random choice (default 1)
   --equality <e>        python | difftrust | strict (default: python for Python tasks)
-  --estimator <e>       all-pairs | paired (default all-pairs)
+  --estimator <e>       all-pairs | paired (default all-pairs). all-pairs: per draw, the share
+                        of candidate pairs that disagree (incoherence) and of candidates that
+                        are wrong (error), on the same n draws. paired: the paper's code (its
+                        eq. 10 and 9): one random pair of two different candidates per draw,
+                        and error from one random candidate per draw on n draws of its own
   --profile <p>         typed | difftrust input generation (default typed)
   --language <l>        python | javascript | typescript, overriding each task's language
   --timeout-ms <ms>     per-call limit (default 250)
@@ -44,6 +48,12 @@ Options:
   --jobs <k>            tasks measured at once (default 2)
   --out <file>          report JSON (default ${DEFAULT_BENCH_OUT}); render it with crosscheck report
   -h, --help            this help
+
+Columns (per model, over its tasks): error and incoh. are mean Ê and Î per task (estimator
+above); spearman is ρ(Ê, Î) over tasks; detect is the share of tasks with Ê > 0 that have Î > 0;
+undet.err the mean Ê of tasks with Î = 0; false+ the tasks with Î > 0 and Ê = 0. Inputs are n
+i.i.d. draws of the task's Gen (duplicates run once, counted as drawn). Intervals in the report
+are Hoeffding intervals about the m sampled candidates and this Gen, not about the model.
 `;
 
 /** The example each number option's error suggests: its default where it has one (as in BENCH_USAGE). */

@@ -31,6 +31,16 @@ export interface Gen<A extends Args = Args> {
   readonly arbitrary?: Arbitrary<A>;
   /** Optional: whether an input passes the Gen's validity filters (a reference, predicates). */
   accepts?(args: A, options?: { signal?: AbortSignal }): Promise<boolean>;
+  /**
+   * Optional: fast-check's shrink context for a tuple this Gen drew (the same object), so its
+   * arbitrary can shrink values it cannot shrink bare (`.map`, `fc.stringMatching`).
+   */
+  shrinkContext?(args: A): { readonly context: unknown } | undefined;
+  /**
+   * Optional: true when structural shrinking (shorter collections, numbers toward 0) stays within
+   * this Gen's values. Without it, a witness the arbitrary cannot shrink stays as drawn.
+   */
+  readonly structuralShrink?: boolean;
 }
 
 /** True for any {@link Gen}. @public */

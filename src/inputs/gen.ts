@@ -24,14 +24,27 @@ export interface GenerateOptions {
 
 /** What {@link CrosscheckGen.generateWithReport} found out while drawing. @public */
 export interface GenerateReport<A extends Args = Args> {
+  /**
+   * The distinct valid inputs among the draws, in order of first draw. Each runs once; it stands
+   * for `counts[k]` draws.
+   */
   readonly inputs: A[];
-  /** Candidate inputs drawn from the source. */
+  /** How many of the valid draws gave `inputs[k]` (its multiplicity). Sums to `sampled`. */
+  readonly counts: readonly number[];
+  /**
+   * The valid draws in order, as indexes into `inputs`: i.i.d. draws from the Gen (its
+   * arbitrary conditioned on the validity filters). `generate(n)` returns these.
+   */
+  readonly draws: readonly number[];
+  /** Valid draws: `n`, unless the validity filters rejected too much (see `shortfall`). */
+  readonly sampled: number;
+  /** Candidate inputs drawn from the source, rejected ones included. */
   readonly drawn: number;
-  /** Draws whose canonical key was already seen. */
+  /** Draws whose canonical key was already seen (they cost no call). */
   readonly duplicates: number;
   /** Distinct draws the validity filters rejected, by reason (`reference: invalid ValueError`, `predicate`). */
   readonly rejected: Readonly<Record<string, number>>;
-  /** Why fewer than `n` inputs came back; null when all `n` did. */
+  /** Why fewer than `n` valid draws came back; null when all `n` did. */
   readonly shortfall: string | null;
   /**
    * With a reference filter: its outcome on each returned input (a `value`, in the order of
@@ -56,6 +69,41 @@ export interface ReferenceFilterOptions
   extends Pick<RunOptions, 'timeoutMs' | 'memoryMb' | 'budgetMs' | 'maxOutputBytes'> {
   /** Error class names that mean "invalid input" (the `invalid` outcome). Default: the task's or the language's. */
   invalidInput?: readonly string[];
+}
+
+/**
+ * fast-check's bias frequency for every draw. `fc.sample` raises it with the run index (2 for
+ * the first 9 values, 3 up to 99, 4 up to 999...), so a value's distribution would depend on
+ * where it falls in a batch; one fixed frequency makes the draws identically distributed (4: what
+ * fast-check uses for runs 100–999 of a check).
+ */
+const DRAW_BIAS = 4;
+
+/**
+ * `inner`, generated at one fixed bias frequency (shrinking unchanged). Records each value's
+ * shrink context: a `.map`ped or regex arbitrary cannot shrink a bare value, but with the context
+ * of its generation fast-check's own shrinker can, and its shrinks stay in its domain.
+ */
+class FixedBias<T> extends fc.Arbitrary<T> {
+  constructor(
+    private readonly inner: fc.Arbitrary<T>,
+    private readonly bias: number,
+    private readonly contexts: WeakMap<object, unknown>,
+  ) {
+    super();
+  }
+  generate(mrng: fc.Random): fc.Value<T> {
+    const value = this.inner.generate(mrng, this.bias);
+    if (typeof value.value_ === 'object' && value.value_ !== null)
+      this.contexts.set(value.value_, value.context);
+    return value;
+  }
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.inner.canShrinkWithoutContext(value);
+  }
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    return this.inner.shrink(value, context);
+  }
 }
 
 const STALE_ROUNDS = 8;
@@ -115,8 +163,9 @@ const checkSeed = (options: unknown, where: string): GenerateOptions => {
 };
 
 /**
- * The Gen every `gen.*` source returns: a fast-check arbitrary (the distribution), deduplication
- * by canonical key, and validity filters. `arbitrary` is the unfiltered distribution, so
+ * The Gen every `gen.*` source returns: a fast-check arbitrary (the distribution) and validity
+ * filters. Draws are i.i.d.; equal ones (by canonical key) are judged and run once and counted
+ * as often as they were drawn. `arbitrary` is the unfiltered distribution, so
  * fast-check can drive and shrink it; {@link CrosscheckGen.accepts} applies the filters.
  * @public
  */
@@ -124,60 +173,104 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
   readonly [GEN_BRAND] = true as const;
   readonly description: string;
   readonly arbitrary: fc.Arbitrary<A>;
+  /**
+   * Whether structural shrinking (shorter collections, numbers toward 0, kinds kept) stays within
+   * this Gen's values, so a witness its arbitrary cannot shrink may still shrink that way. True
+   * for the type-driven sources (`fromSeeds`); false for a user's arbitrary, whose constraints
+   * (`minLength`, `.map`, regexes) structural shrinking cannot see.
+   */
+  readonly structuralShrink: boolean;
   readonly #checks: readonly Check<A>[];
+  /** The fast-check shrink context of each input this Gen drew, by identity. */
+  readonly #contexts = new WeakMap<object, unknown>();
 
   /** @internal */
-  constructor(arbitrary: fc.Arbitrary<A>, description: string, checks: readonly Check<A>[] = []) {
+  constructor(
+    arbitrary: fc.Arbitrary<A>,
+    description: string,
+    checks: readonly Check<A>[] = [],
+    options: { structuralShrink?: boolean } = {},
+  ) {
     this.arbitrary = arbitrary;
     this.description = description;
     this.#checks = checks;
+    this.structuralShrink = options.structuralShrink === true;
   }
 
-  /** Draws `n` distinct valid argument tuples; the same seed gives the same tuples. */
+  /**
+   * The context fast-check's shrinker needs for `args`, when this Gen drew exactly that tuple
+   * (the same object); undefined otherwise.
+   */
+  shrinkContext(args: A): { readonly context: unknown } | undefined {
+    return this.#contexts.has(args) ? { context: this.#contexts.get(args) } : undefined;
+  }
+
+  /**
+   * Draws `n` valid argument tuples, i.i.d. from the Gen (its arbitrary, conditioned on the
+   * validity filters): duplicates are kept, so a mean over them estimates the mean under the Gen.
+   * The same seed gives the same tuples. Fewer than `n` only when the filters reject nearly
+   * every draw ({@link CrosscheckGen.generateWithReport} says why).
+   */
   async generate(n: number, options: GenerateOptions): Promise<A[]> {
-    return (await this.generateWithReport(n, options)).inputs;
+    const report = await this.generateWithReport(n, options);
+    return report.draws.map((k) => report.inputs[k] as A);
   }
 
-  /** Like {@link CrosscheckGen.generate}, and says how many draws were duplicates or rejected, and why. */
+  /**
+   * Like {@link CrosscheckGen.generate}, as distinct inputs with their multiplicities (run each
+   * once, weight it by its count), and says how many draws were duplicates or rejected, and why.
+   */
   async generateWithReport(n: number, options: GenerateOptions): Promise<GenerateReport<A>> {
     const where = 'gen.generate(n, { seed })';
     checkCount(n, where);
     const { seed, signal, onProgress } = checkSeed(options, where);
     const maxDraws = options.maxDraws ?? 50 * n + 1000;
-    const accepted: A[] = [];
+    const inputs: A[] = [];
+    const counts: number[] = [];
+    const draws: number[] = [];
     const referenceOf = new Map<A, Outcome>();
-    const seen = new Set<string>();
+    // Per canonical key: the index in `inputs` once a valid draw used it, -1 when valid but not
+    // used yet, or the reason the filters rejected it. A key is judged once; later draws of it
+    // cost nothing.
+    const status = new Map<string, number | string>();
+    const valid = new Map<string, A>();
     const rejected: Record<string, number> = {};
     let drawn = 0;
     let duplicates = 0;
     let stale = 0;
-    for (let round = 0; accepted.length < n && drawn < maxDraws && stale < STALE_ROUNDS; round++) {
+    for (let round = 0; draws.length < n && drawn < maxDraws && stale < STALE_ROUNDS; round++) {
       if (signal?.aborted) {
-        throw new CrosscheckError('ABORTED', `${where}: aborted after ${accepted.length} of ${n} inputs.`, {
+        throw new CrosscheckError('ABORTED', `${where}: aborted after ${draws.length} of ${n} inputs.`, {
           where,
           cause: signal.reason,
         });
       }
-      const need = n - accepted.length;
-      const keepRate = drawn === 0 ? 1 : Math.max(accepted.length / drawn, 0.02);
+      const need = n - draws.length;
+      const keepRate = drawn === 0 ? 1 : Math.max(draws.length / drawn, 0.02);
       const size = Math.min(MAX_BATCH, maxDraws - drawn, Math.max(64, Math.ceil((need / keepRate) * 1.2)));
       const batch = this.#draw(size, mixSeed(seed, round), where);
       drawn += batch.length;
+      const keys = batch.map((args) => argsKey(args));
       const fresh: A[] = [];
-      for (const args of batch) {
-        const key = argsKey(args);
-        if (seen.has(key)) duplicates++;
+      const freshKeys: string[] = [];
+      const pending = new Set<string>();
+      batch.forEach((args, i) => {
+        const key = keys[i] as string;
+        if (status.has(key) || pending.has(key)) duplicates++;
         else {
-          seen.add(key);
+          pending.add(key);
           fresh.push(args);
+          freshKeys.push(key);
         }
-      }
-      stale = fresh.length === 0 ? stale + 1 : 0;
-      let survivors = fresh;
+      });
+      let survivors = fresh.map((args, i) => ({ args, key: freshKeys[i] as string }));
       for (const check of this.#checks) {
         if (survivors.length === 0) break;
-        const verdicts = await check.test(survivors, signal);
-        survivors = survivors.filter((args, i) => {
+        const verdicts = await check.test(
+          survivors.map((s) => s.args),
+          signal,
+        );
+        survivors = survivors.filter(({ args, key }, i) => {
           const verdict = verdicts[i];
           if (verdict === true) return true;
           if (typeof verdict === 'object') {
@@ -186,27 +279,60 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
           }
           const reason = `${check.label}: ${verdict}`;
           rejected[reason] = (rejected[reason] ?? 0) + 1;
+          status.set(key, reason);
           return false;
         });
       }
-      for (const args of survivors) if (accepted.length < n) accepted.push(args);
-      onProgress?.(accepted.length, drawn);
+      for (const { args, key } of survivors) {
+        status.set(key, -1);
+        valid.set(key, args);
+      }
+      // The valid draws in draw order, up to n: rejection sampling, so they are i.i.d. from the
+      // filtered distribution, duplicates included.
+      const before = draws.length;
+      for (const key of keys) {
+        if (draws.length >= n) break;
+        const at = status.get(key);
+        if (typeof at !== 'number') continue;
+        let k = at;
+        if (k < 0) {
+          k = inputs.push(valid.get(key) as A) - 1;
+          counts.push(0);
+          status.set(key, k);
+          valid.delete(key);
+        }
+        counts[k] = (counts[k] as number) + 1;
+        draws.push(k);
+      }
+      stale = draws.length === before ? stale + 1 : 0;
+      onProgress?.(draws.length, drawn);
     }
-    const distinct = seen.size;
+    const distinct = status.size;
     const shortfall =
-      accepted.length >= n
+      draws.length >= n
         ? null
-        : distinct === accepted.length
-          ? `the source looks exhausted: only ${distinct} distinct inputs in ${drawn} draws`
-          : `gave up after ${drawn} draws: ${distinct} distinct inputs, of which the validity filters rejected ${distinct - accepted.length}${notJudged(rejected)}`;
+        : `gave up after ${drawn} draws with ${draws.length} valid: ${distinct} distinct inputs, of which the validity filters rejected ${Object.values(rejected).reduce((a, b) => a + b, 0)}${notJudged(rejected)}`;
     const referenceOutcomes = this.#checks.some((c) => c.isReference === true)
-      ? accepted.map((args) => referenceOf.get(args) as Outcome)
+      ? inputs.map((args) => referenceOf.get(args) as Outcome)
       : null;
-    return { inputs: accepted, drawn, duplicates, rejected, shortfall, referenceOutcomes };
+    return {
+      inputs,
+      counts,
+      draws,
+      sampled: draws.length,
+      drawn,
+      duplicates,
+      rejected,
+      shortfall,
+      referenceOutcomes,
+    };
   }
 
   #draw(size: number, seed: number, where: string): A[] {
-    const batch = fc.sample(this.arbitrary, { seed, numRuns: size });
+    const batch = fc.sample(new FixedBias(this.arbitrary, DRAW_BIAS, this.#contexts), {
+      seed,
+      numRuns: size,
+    });
     for (const args of batch) {
       if (!Array.isArray(args)) {
         throw new CrosscheckError(
@@ -251,10 +377,12 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
         return out;
       },
     };
-    return new CrosscheckGen(this.arbitrary, `${this.description}, filtered by ${label}`, [
-      ...this.#checks,
-      check,
-    ]);
+    return new CrosscheckGen(
+      this.arbitrary,
+      `${this.description}, filtered by ${label}`,
+      [...this.#checks, check],
+      { structuralShrink: this.structuralShrink },
+    );
   }
 
   /**
@@ -331,10 +459,12 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
       },
     };
     const label = task.reference?.label ?? 'reference';
-    return new CrosscheckGen(this.arbitrary, `${this.description}, valid for ${label}`, [
-      ...this.#checks,
-      check,
-    ]);
+    return new CrosscheckGen(
+      this.arbitrary,
+      `${this.description}, valid for ${label}`,
+      [...this.#checks, check],
+      { structuralShrink: this.structuralShrink },
+    );
   }
 }
 

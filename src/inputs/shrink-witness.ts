@@ -21,15 +21,26 @@ export interface ShrunkWitness<A extends Args = Args> {
   readonly steps: number;
   /** How many times a smaller failing input replaced the current one. */
   readonly improvements: number;
-  /** `arbitrary`: the Gen's fast-check shrinker; `structural`: shorter collections, numbers toward 0. */
-  readonly via: 'arbitrary' | 'structural';
+  /**
+   * `arbitrary`: the Gen's fast-check shrinker; `structural`: shorter collections, numbers toward
+   * 0 (no Gen, or a Gen whose values are closed under it); `none`: the Gen's arbitrary cannot
+   * shrink this input and structural shrinks could leave the Gen, so it stays as it was.
+   */
+  readonly via: 'arbitrary' | 'structural' | 'none';
 }
 
 type Shrinkable<A> = { value: A; context: unknown };
 
-const withArbitrary = <A extends Args>(gen: Gen<A> | null, args: A): fc.Arbitrary<A> | null => {
+/** The Gen's arbitrary and the context to shrink `args` with, when it can. */
+const withArbitrary = <A extends Args>(
+  gen: Gen<A> | null,
+  args: A,
+): { arbitrary: fc.Arbitrary<A>; context: unknown } | null => {
   const arbitrary = gen?.arbitrary;
-  return arbitrary?.canShrinkWithoutContext(args) ? arbitrary : null;
+  if (!arbitrary) return null;
+  const known = gen?.shrinkContext?.(args);
+  if (known) return { arbitrary, context: known.context };
+  return arbitrary.canShrinkWithoutContext(args) ? { arbitrary, context: undefined } : null;
 };
 
 /**
@@ -72,7 +83,13 @@ export const shrinkWitness = async <A extends Args>(
     );
   }
   const maxSteps = options.maxSteps ?? 500;
-  const arbitrary = withArbitrary(gen, args);
+  const shrinker = withArbitrary(gen, args);
+  // A witness must stay a value of the Gen: fast-check's shrinker keeps to its arbitrary's
+  // domain; structural shrinking cannot see an arbitrary's constraints, so it runs only without
+  // a Gen or for a Gen that says its values are closed under it.
+  const via = shrinker ? 'arbitrary' : gen === null || gen.structuralShrink === true ? 'structural' : 'none';
+  if (via === 'none') return { args, steps: 0, improvements: 0, via };
+  const arbitrary = shrinker?.arbitrary ?? null;
   const shrinks = (current: Shrinkable<A>): Iterable<Shrinkable<A>> =>
     arbitrary
       ? (arbitrary.shrink(current.value, current.context) as Iterable<Shrinkable<A>>)
@@ -85,7 +102,7 @@ export const shrinkWitness = async <A extends Args>(
       return false;
     }
   };
-  let current: Shrinkable<A> = { value: args, context: undefined };
+  let current: Shrinkable<A> = { value: args, context: shrinker?.context };
   let size = complexity(args);
   let steps = 0;
   let improvements = 0;
@@ -104,7 +121,7 @@ export const shrinkWitness = async <A extends Args>(
     }
     break;
   }
-  return { args: current.value, steps, improvements, via: arbitrary ? 'arbitrary' : 'structural' };
+  return { args: current.value, steps, improvements, via };
 };
 
 function* mapShrinks<A>(values: Iterable<A>): Generator<Shrinkable<A>> {

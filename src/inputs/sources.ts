@@ -306,8 +306,12 @@ export const fromSeeds = (seeds: readonly Args[], options: SeedOptions = {}): Cr
   const python =
     profile === 'difftrust' || (options.language ? options.language === 'python' : tuples.some(looksPython));
   const arbitrary = new SeedMutationArbitrary(tuples, { profile, mutations, shapes, python, maxLength });
+  // Mutation reaches structurally smaller values of the seeds' kinds, so structural shrinks
+  // (re-checked against the Gen's filters) stay inputs this Gen could draw.
   return new CrosscheckGen(
     arbitrary,
     `${tuples.length} seed${tuples.length === 1 ? '' : 's'} mutated (${profile}, ${mutations.join('/')} mutations${profile === 'typed' ? `; ${shapes.map(describeShape).join(', ')}` : ''})`,
+    [],
+    { structuralShrink: true },
   );
 };

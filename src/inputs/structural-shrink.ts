@@ -30,6 +30,12 @@ const bigMagnitude = (x: bigint): number => {
   return (hex.length - 12) * 4 + Math.log2(Number.parseInt(hex.slice(0, 12), 16));
 };
 
+/** A plain record: `{}` or a null-prototype object (what `fc.record` builds). */
+const isPlainRecord = (x: object): boolean => {
+  const proto = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+};
+
 export const complexity = (v: unknown): Complexity => {
   let size = 0;
   let magnitude = 0;
@@ -62,7 +68,7 @@ export const complexity = (v: unknown): Complexity => {
         visit(item);
       }
     } else if (x instanceof Uint8Array) size += x.length;
-    else if (Object.getPrototypeOf(x) === Object.prototype) {
+    else if (isPlainRecord(x)) {
       for (const item of Object.values(x)) visit(item);
     }
   };
@@ -196,10 +202,13 @@ export function* shrinkValue(v: unknown): Generator<unknown> {
     }
     return;
   }
-  if (Object.getPrototypeOf(v) === Object.prototype) {
+  if (isPlainRecord(v)) {
     const record = v as Record<string, unknown>;
     for (const key of Object.keys(record)) {
-      for (const smaller of shrinkValue(record[key])) yield { ...record, [key]: smaller };
+      for (const smaller of shrinkValue(record[key])) {
+        // Same prototype as the original: fc.record builds null-prototype objects.
+        yield Object.assign(Object.create(Object.getPrototypeOf(record)), record, { [key]: smaller });
+      }
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Outcome } from '../exec/outcome.ts';
-import { entropy } from '../stats/index.ts';
+import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
 import type { Comparator } from '../values/index.ts';
 import { type Cell, type CellRules, cellsAgree, pairCounts, relate, toCell } from './cells.ts';
 import type { Estimator } from './options.ts';
@@ -33,13 +33,23 @@ export interface UnknownCounts {
  * @internal
  */
 export class Accumulator {
-  /** Per input: disagreement d_j in [0, 1], or null with fewer than two known outcomes. */
+  /**
+   * Per input: disagreement d_j in [0, 1] (with `paired`: the share of its draws whose random
+   * pair disagreed), or null with fewer than two known outcomes or no draw for incoherence.
+   */
   readonly disagreement: (number | null)[] = [];
+  /** Per input: the i.i.d. draws of the Gen it stands for in the incoherence estimate. */
+  readonly weights: number[] = [];
+  /** Per input: the draws it stands for in the error estimate (the same, unless given apart). */
+  readonly errorWeights: number[] = [];
   /** Per input: whether any two known candidate outcomes disagree. */
   readonly disagrees: boolean[] = [];
-  /** Per input: the share e_j of known candidate cells disagreeing with the reference, or null. */
+  /**
+   * Per input: the share e_j of known candidate cells disagreeing with the reference (with
+   * `paired`: the share of its draws whose one random candidate did), or null.
+   */
   readonly errorShare: (number | null)[] = [];
-  /** Per candidate: cells disagreeing with the reference, and known cells compared. */
+  /** Per candidate: draws on which it disagrees with the reference, and draws with both known. */
   readonly perCandidate: Array<{ wrong: number; known: number }>;
   /** Per candidate, per input: its agreement group on that input (-1: unknown). */
   readonly groups: number[][];
@@ -59,11 +69,17 @@ export class Accumulator {
     this.#random = seededRandom(seed);
   }
 
-  /** Adds the inputs of one chunk of the run: `outcomes[i][j]`, and the reference's. */
+  /**
+   * Adds the inputs of one chunk of the run: `outcomes[i][j]`, and the reference's. `weights[j]`
+   * is how many i.i.d. draws input j stands for (default 1); `errorWeights[j]` the same for the
+   * error estimate, when it uses draws of its own (the paper's protocol; default `weights`).
+   */
   add(matrix: {
     readonly inputs: readonly unknown[];
     readonly outcomes: readonly (readonly Outcome[])[];
     readonly reference: { readonly outcomes: readonly Outcome[] } | null;
+    readonly weights?: readonly number[];
+    readonly errorWeights?: readonly number[];
   }): void {
     const compare = this.#rules.compare;
     const m = matrix.outcomes.length;
@@ -75,16 +91,31 @@ export class Accumulator {
     const column: Cell[] = new Array(m);
     for (let j = 0; j < matrix.inputs.length; j++) {
       for (let i = 0; i < m; i++) column[i] = toCell(matrix.outcomes[i]?.[j] as never, this.#rules);
+      const w = matrix.weights?.[j] ?? 1;
+      const we = matrix.errorWeights?.[j] ?? w;
+      this.weights.push(w);
+      this.errorWeights.push(we);
       const { agree, total } = pairCounts(column, compare);
       this.disagrees.push(agree < total);
       if (total === 0) {
         this.#unknownInputs++;
         this.disagreement.push(null);
+      } else if (w === 0) {
+        this.disagreement.push(null);
       } else if (this.#estimator === 'all-pairs') {
         this.disagreement.push(1 - agree / total);
       } else {
-        const r = randomPairDisagrees(column, compare, this.#random);
-        this.disagreement.push(r === null ? null : r ? 1 : 0);
+        // One independent random pair per draw: an input drawn w times is w observations. A
+        // pair left undecided (outputs kept only as digests under a tolerance) is no observation.
+        let hits = 0;
+        let decided = 0;
+        for (let k = 0; k < w; k++) {
+          const r = randomPairDisagrees(column, compare, this.#random);
+          if (r === null) continue;
+          decided++;
+          if (r) hits++;
+        }
+        this.disagreement.push(decided === 0 ? null : hits / decided);
       }
       this.#group(column);
       const refOutcome = matrix.reference?.outcomes[j];
@@ -96,20 +127,30 @@ export class Accumulator {
       }
       let wrong = 0;
       let known = 0;
+      const isWrong: boolean[] = [];
       column.forEach((cell, i) => {
         if (cell.key === null) return;
         // Undecided against the reference (a digest under a tolerance): not evidence either way.
         const agrees = relate(cell, ref, compare);
         if (agrees === null) return;
         known++;
+        const bad = !agrees;
+        isWrong.push(bad);
         const stats = this.perCandidate[i] as { wrong: number; known: number };
-        stats.known++;
-        if (!agrees) {
+        stats.known += we;
+        if (bad) {
           wrong++;
-          stats.wrong++;
+          stats.wrong += we;
         }
       });
-      this.errorShare.push(known === 0 ? null : wrong / known);
+      if (known === 0 || we === 0) this.errorShare.push(null);
+      else if (this.#estimator === 'all-pairs') this.errorShare.push(wrong / known);
+      else {
+        // The paper's error: one uniformly random (known) candidate per draw.
+        let hits = 0;
+        for (let k = 0; k < we; k++) if (isWrong[Math.floor(this.#random() * known)]) hits++;
+        this.errorShare.push(hits / we);
+      }
     }
   }
 
@@ -153,16 +194,28 @@ const randomPairDisagrees = (
   return r === null ? null : !r;
 };
 
-/** Mean of the non-null values, and how many there were. */
-export const meanOf = (xs: readonly (number | null)[]): { mean: number; n: number } => {
+/**
+ * Mean of the non-null values, each counted `weights[j]` times (the draws it stands for; 1 each
+ * by default), how many draws that was, and their sample variance (unbiased; 0 below 2 draws).
+ */
+export const meanOf = (
+  xs: readonly (number | null)[],
+  weights?: readonly number[],
+): { mean: number; n: number; variance: number } => {
   let sum = 0;
   let n = 0;
-  for (const x of xs)
-    if (x !== null) {
-      sum += x;
-      n++;
-    }
-  return { mean: n === 0 ? 0 : sum / n, n };
+  xs.forEach((x, j) => {
+    if (x === null) return;
+    const w = weights?.[j] ?? 1;
+    sum += x * w;
+    n += w;
+  });
+  const mean = n === 0 ? 0 : sum / n;
+  let squares = 0;
+  xs.forEach((x, j) => {
+    if (x !== null) squares += (weights?.[j] ?? 1) * (x - mean) ** 2;
+  });
+  return { mean, n, variance: n < 2 ? 0 : squares / (n - 1) };
 };
 
 /** Whether two candidates' group vectors agree wherever both are known. */
@@ -206,3 +259,20 @@ export const equivalenceClasses = (
 /** Semantic entropy (nats) of the class sizes. */
 export const semanticEntropy = (classes: readonly EquivalenceClass[]): number =>
   entropy(classes.map((c) => c.members.length));
+
+/**
+ * The interval `measure` states for a mean of per-draw values at confidence 1 − δ. All-pairs:
+ * each draw's value is a fixed function of the input (every pair, every candidate) and varies
+ * less than a 0/1 pair (not at all in a coherent pool), so the variance-adaptive interval
+ * applies (Hoeffding at 0.8 δ ∩ empirical Bernstein at 0.2 δ, see `adaptiveInterval`). Paired:
+ * Hoeffding, since an input's several draws each have their own random pair and the per-input
+ * averages do not give the per-draw variance.
+ */
+export const intervalOf = (
+  estimator: Estimator,
+  s: { readonly mean: number; readonly n: number; readonly variance: number },
+  delta: number,
+): Interval =>
+  estimator === 'all-pairs'
+    ? adaptiveInterval(s.mean, s.variance, s.n, delta)
+    : hoeffdingInterval(s.mean, s.n, delta);

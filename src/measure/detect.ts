@@ -28,9 +28,9 @@ export interface Detection<A extends Args = Args> {
   readonly delta: number;
   /** N = ⌈ln δ / ln(1 − ε)⌉: disagreement-free inputs needed for the certificate. */
   readonly required: number;
-  /** Inputs run before stopping. */
+  /** Draws from the Gen used before stopping (a value drawn again costs no call). */
   readonly inputsRun: number;
-  /** Inputs run with at least two known (not timeout or crash) outcomes: what counts toward N. */
+  /** Draws with at least two known (not timeout or crash) outcomes: what counts toward N. */
   readonly inputsCounted: number;
   /** Candidate cells with a timeout or crash outcome. */
   readonly unknownCells: number;
@@ -76,7 +76,10 @@ export const detect = async <A extends Args>(
   const epsilon = readProbability(WHERE, 'epsilon', own.epsilon, 0.05);
   const delta = readProbability(WHERE, 'delta', own.delta, 0.05);
   const required = pacDetectionSamples(epsilon, delta);
-  const inputs = await drawInputs(r, required);
+  // N counts i.i.d. draws; each distinct value runs once and counts as often as it was drawn.
+  // Whether N draws show a disagreement does not depend on the order they are checked in.
+  const { inputs, weights, draws } = await drawInputs(r, required);
+  let next = 0;
   let inputsRun = 0;
   let counted = 0;
   let unknownCells = 0;
@@ -84,21 +87,23 @@ export const detect = async <A extends Args>(
   let isolation: IsolationUsed = 'none';
   for (
     let batch = FIRST_BATCH;
-    inputsRun < inputs.length && found === null;
+    next < inputs.length && found === null;
     batch = Math.min(batch * 2, MAX_BATCH)
   ) {
-    const slice = inputs.slice(inputsRun, inputsRun + batch);
+    const slice = inputs.slice(next, next + batch);
     const matrix = await run(task, candidates, slice, { ...r.run, signal: r.signal });
     isolation = combineIsolation(isolation, matrix.isolation);
     for (let j = 0; j < slice.length; j++) {
       const cells = matrix.outcomes.map((row) => toCell(row[j] as never, r.rules));
       unknownCells += cells.filter((c) => c.key === null).length;
       const { agree, total, undecided } = pairCounts(cells, r.rules.compare);
-      inputsRun++;
+      const w = weights[next] as number;
+      next++;
+      inputsRun += w;
       // An input with undecided pairs (outputs kept only as digests) is no evidence of agreement.
-      if (total > 0 && undecided === 0) counted++;
+      if (total > 0 && undecided === 0) counted += w;
       if (agree < total) {
-        found = inputsRun - 1;
+        found = next - 1;
         break;
       }
     }
@@ -139,8 +144,8 @@ export const detect = async <A extends Args>(
     };
   }
   const reason =
-    inputs.length < required
-      ? `the inputs (${r.genDescription}) gave only ${inputs.length} of the ${required} needed`
+    draws < required
+      ? `the inputs (${r.genDescription}) gave only ${draws} of the ${required} needed`
       : `only ${counted} of ${required} inputs had two or more known outcomes (${unknownCells} timeouts or crashes)`;
   return {
     ...base,

@@ -8,7 +8,7 @@ export type { EquivalenceClass, UnknownCounts } from './analyze.ts';
  * The per-input analysis behind `measure`, for the benchmark runner, which measures each model
  * on its own rows of one shared matrix. Not re-exported by the package. @internal
  */
-export { Accumulator, equivalenceClasses, meanOf, semanticEntropy } from './analyze.ts';
+export { Accumulator, equivalenceClasses, intervalOf, meanOf, semanticEntropy } from './analyze.ts';
 export { certificateText, type Detection, type DetectionVerdict, detect } from './detect.ts';
 export { type CandidateError, type Measurement, measure } from './measure.ts';
 export {

@@ -4,12 +4,13 @@ import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts
 import { BUDGET_SPENT, type Outcome } from '../exec/outcome.ts';
 import { type MatrixRow, run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
-import { hoeffdingInterval, type Interval } from '../stats/index.ts';
+import type { Interval } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import {
   Accumulator,
   type EquivalenceClass,
   equivalenceClasses,
+  intervalOf,
   meanOf,
   semanticEntropy,
   type UnknownCounts,
@@ -42,23 +43,32 @@ export interface Measurement<A extends Args = Args> {
   readonly gen: string;
   readonly seed: number;
   readonly estimator: Estimator;
+  /**
+   * How the intervals were made: `Hoeffding ∩ empirical Bernstein` (all-pairs) or `Hoeffding`
+   * (paired); either holds with probability at least 1 − δ over the draws.
+   */
+  readonly interval: string;
   readonly equality: string;
   /** Candidates. */
   readonly m: number;
-  /** Inputs run. */
+  /**
+   * Draws from the Gen behind the estimates (i.i.d.; a value drawn twice counts twice), or the
+   * number of fixed inputs. Distinct inputs ran once each: see `inputs`.
+   */
   readonly n: number;
   readonly delta: number;
   /**
-   * Î with its Hoeffding interval; `n` counts the inputs with two or more known outcomes. Null
+   * Î with its interval at 1 − δ (all-pairs: Hoeffding ∩ empirical Bernstein; paired: Hoeffding;
+   * see `intervalOf`); `n` counts the draws with two or more known outcomes. Null
    * when none had (fewer than two candidates, or everything timed out).
    */
   readonly incoherence: Interval | null;
-  /** Ê with its Hoeffding interval; null without a reference. */
+  /** Ê with its interval (as for `incoherence`); null without a reference. */
   readonly error: Interval | null;
   /** Per-candidate error against the reference (empty without one). */
   readonly candidateErrors: readonly CandidateError[];
   /**
-   * E ≥ max(0, Î − ε) / 2 with confidence 1 − δ (Theorem 4.1 with the Hoeffding interval). Needs
+   * E ≥ max(0, Î − ε) / 2 with confidence 1 − δ (Theorem 4.1 with the incoherence interval's half-width ε). Needs
    * no reference. Null when incoherence is.
    */
   readonly errorLowerBound: number | null;
@@ -76,8 +86,10 @@ export interface Measurement<A extends Args = Args> {
   /** A shrunk distinguishing input (candidates disagree, else one differs from the reference). */
   readonly witness: Witness<A> | null;
   readonly durationMs: number;
-  /** The inputs run, in order (the witness's `original.index` points here). */
+  /** The distinct inputs run, in order of first draw (the witness's `original.index` points here). */
   readonly inputs: readonly A[];
+  /** How many draws each of `inputs` stands for (Σ = `n`). */
+  readonly weights: readonly number[];
   /** Who ran: labels, ids, tags and run statistics of each candidate. */
   readonly candidates: readonly MatrixRow[];
   /** What the untrusted candidates ran under (`'none'`: only trusted functions ran). */
@@ -134,7 +146,8 @@ export const measure = async <A extends Args>(
       { where: `${WHERE}, { estimator }` },
     );
   }
-  const inputs = await drawInputs(r, n);
+  const drawn = await drawInputs(r, n);
+  const { inputs, weights } = drawn;
   if (inputs.length === 0) {
     throw new CrosscheckError(
       'INVALID_INPUT',
@@ -151,6 +164,7 @@ export const measure = async <A extends Args>(
   const spent = candidates.map(() => false);
   for (let start = 0; start < inputs.length; start += CHUNK) {
     const slice = inputs.slice(start, start + CHUNK);
+    const sliceWeights = weights.slice(start, start + CHUNK);
     const active = candidates.filter((_, i) => !spent[i]);
     const matrix = await run(task, active, slice, { ...r.run, signal: r.signal });
     const byCandidate = new Map(active.map((c, k) => [c, k]));
@@ -158,7 +172,7 @@ export const measure = async <A extends Args>(
       const k = byCandidate.get(c);
       return k === undefined ? slice.map(() => BUDGET_SPENT) : (matrix.outcomes[k] as Outcome[]);
     });
-    analysis.add({ inputs: slice, outcomes, reference: matrix.reference });
+    analysis.add({ inputs: slice, outcomes, reference: matrix.reference, weights: sliceWeights });
     rows = mergeStats(
       rows,
       candidates.map((c, i) => {
@@ -174,10 +188,10 @@ export const measure = async <A extends Args>(
   }
   const labels = rows.map((c) => c.label);
 
-  const inc = meanOf(analysis.disagreement);
-  const incoherence = inc.n > 0 ? hoeffdingInterval(inc.mean, inc.n, delta) : null;
-  const err = meanOf(analysis.errorShare);
-  const error = reference && err.n > 0 ? hoeffdingInterval(err.mean, err.n, delta) : null;
+  const inc = meanOf(analysis.disagreement, analysis.weights);
+  const incoherence = inc.n > 0 ? intervalOf(estimator, inc, delta) : null;
+  const err = meanOf(analysis.errorShare, analysis.errorWeights);
+  const error = reference && err.n > 0 ? intervalOf(estimator, err, delta) : null;
   const candidateErrors: CandidateError[] = reference
     ? analysis.perCandidate.map((s, i) => {
         const row = rows[i];
@@ -208,9 +222,10 @@ export const measure = async <A extends Args>(
     gen: r.genDescription,
     seed: r.seed,
     estimator,
+    interval: estimator === 'all-pairs' ? 'Hoeffding ∩ empirical Bernstein' : 'Hoeffding',
     equality: r.equalityName,
     m: candidates.length,
-    n: inputs.length,
+    n: drawn.draws,
     delta,
     incoherence,
     error,
@@ -225,6 +240,7 @@ export const measure = async <A extends Args>(
     witness,
     durationMs: performance.now() - started,
     inputs,
+    weights,
     candidates: rows,
     isolation,
   };

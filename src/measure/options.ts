@@ -1,6 +1,7 @@
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { RunOptions } from '../exec/run.ts';
+import { argsKey } from '../inputs/canonical-key.ts';
 import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { comparator, type Equality } from '../values/index.ts';
@@ -232,9 +233,44 @@ export const readCount = (where: string, field: string, value: unknown, fallback
   return value as number;
 };
 
-/** Draws (or takes) the inputs: `n` from a Gen with the seed, or the first `n` of a fixed list. @internal */
-export const drawInputs = async <A extends Args>(r: Resolved<A>, n: number | undefined): Promise<A[]> => {
-  if (r.gen) return r.gen.generate(n ?? 1000, { seed: r.seed, signal: r.signal });
+/**
+ * The inputs of a run: distinct argument tuples, each standing for `weights[k]` i.i.d. draws from
+ * the Gen (1 each for a fixed list). Estimates average over draws, so they stay unbiased for the
+ * Gen when it repeats values, while each distinct input runs once. @internal
+ */
+export interface DrawnInputs<A extends Args = Args> {
+  readonly inputs: A[];
+  readonly weights: number[];
+  /** Σ weights: the draws behind the estimates. */
+  readonly draws: number;
+}
+
+/** Groups draws by canonical key, in order of first draw. @internal */
+export const groupDraws = <A extends Args>(draws: readonly A[]): DrawnInputs<A> => {
+  const at = new Map<string, number>();
+  const inputs: A[] = [];
+  const weights: number[] = [];
+  for (const args of draws) {
+    const key = argsKey(args);
+    const k = at.get(key);
+    if (k === undefined) {
+      at.set(key, inputs.push(args) - 1);
+      weights.push(1);
+    } else weights[k] = (weights[k] as number) + 1;
+  }
+  return { inputs, weights, draws: draws.length };
+};
+
+/**
+ * Draws (or takes) the inputs: `n` i.i.d. draws from a Gen with the seed, grouped into distinct
+ * inputs with multiplicities; or the first `n` of a fixed list, each once. @internal
+ */
+export const drawInputs = async <A extends Args>(
+  r: Resolved<A>,
+  n: number | undefined,
+): Promise<DrawnInputs<A>> => {
+  if (r.gen) return groupDraws(await r.gen.generate(n ?? 1000, { seed: r.seed, signal: r.signal }));
   const list = r.source as readonly A[];
-  return [...(n === undefined ? list : list.slice(0, n))];
+  const inputs = [...(n === undefined ? list : list.slice(0, n))];
+  return { inputs, weights: inputs.map(() => 1), draws: inputs.length };
 };

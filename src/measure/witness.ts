@@ -30,7 +30,7 @@ export interface Witness<A extends Args = Args> {
   readonly shrink: {
     readonly steps: number;
     readonly improvements: number;
-    readonly via: 'arbitrary' | 'structural';
+    readonly via: 'arbitrary' | 'structural' | 'none';
   } | null;
   /** Candidates grouped by their output on the witness, largest group first. */
   readonly outputs: readonly WitnessOutput[];
@@ -112,11 +112,15 @@ export const buildWitness = async <A extends Args>(
   let args = original;
   let shrink: Witness['shrink'] = null;
   if (r.shrinkSteps > 0) {
+    // Where the reference answers the original, a shrunk input must be one it answers too (a
+    // valid input of the task), whatever the Gen's own filters say.
+    const referenceAnswers = (await runOne(r, original)).reference?.kind === 'value';
     const result = await shrinkWitness(
       r.gen,
       original,
       async (candidate) => {
         const { outcomes, reference } = await runOne(r, candidate);
+        if (referenceAnswers && reference?.kind !== 'value') return false;
         const cells = outcomes.map((o) => toCell(o, r.rules));
         return shows(reason, cells, reference ? toCell(reference, r.rules) : null, r);
       },

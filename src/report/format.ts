@@ -13,7 +13,7 @@ export const pct = (x: number | null): string => (x === null ? GLYPHS.none : `${
 /** `k/n (p%)`. */
 export const ratio = (k: number, n: number): string => (n === 0 ? GLYPHS.none : `${k}/${n} (${pct(k / n)})`);
 
-/** An estimate with its Hoeffding half-width: `0.125 ± 0.042`. */
+/** An estimate with its interval's half-width: `0.125 ± 0.042`. */
 export const estimate = (e: EstimateRecord | null): string =>
   e === null ? GLYPHS.none : `${num(e.estimate)} ${GLYPHS.pm} ${num(e.epsilon)}`;
 

@@ -19,7 +19,7 @@ export const RECORD_VERSION = 1;
 /** Any JSON value. @public */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** An estimate with its Hoeffding interval. @public */
+/** An estimate with its interval (Hoeffding; all-pairs: Hoeffding ∩ empirical Bernstein). @public */
 export interface EstimateRecord {
   readonly estimate: number;
   readonly lower: number;

@@ -3,6 +3,8 @@
  * and entropy. Pure functions, no I/O.
  * @packageDocumentation
  */
+
+export { adaptiveInterval } from './bernstein.ts';
 export { wilsonInterval } from './binomial.ts';
 export { entropy } from './entropy.ts';
 export { hoeffdingHalfWidth, hoeffdingInterval, hoeffdingSamples, type Interval } from './hoeffding.ts';

@@ -45,26 +45,26 @@ describe('the example suite', () => {
       "   crosscheck  11 checks · 0 failed · 6 tasks · 2 flagged (vitest)
 
               task       model    m    n  Î ± ε          error          PAC
-        ✓     median     model-a  3  300  0.000 ± 0.078  0.000 ± 0.078  —
+        ✓     median     model-a  3  300  0.000 ± 0.047  0.000 ± 0.047  —
         ✓     median     model-a  3   59  —              —              coherent
-        ✓  ⚑  median     model-b  3  300  0.519 ± 0.078  0.296 ± 0.078  —
-        ✓  ⚑  median     model-b  3    2  —              —              incoherent
-        ✓     median     model-a  1  300  —              0.000 ± 0.078  —
+        ✓  ⚑  median     model-b  3  300  0.491 ± 0.081  0.277 ± 0.081  —
+        ✓  ⚑  median     model-b  3    1  —              —              incoherent
+        ✓     median     model-a  1  300  —              0.000 ± 0.047  —
         ✓     toRoman    model-a  3   59  —              —              coherent
-        ✓  ⚑  toRoman    model-b  3  300  0.293 ± 0.078  ≥ 0.107        —
-        ✓  ⚑  toRoman    model-b  3    1  —              —              incoherent
-        ✓     wordCount  model-a  3  300  0.000 ± 0.078  0.000 ± 0.078  —
-        ✓     wordCount  model-b  1  300  —              0.690 ± 0.078  —
-        ✓     wordCount  model-b  3  300  0.000 ± 0.078  0.690 ± 0.078  —
+        ✓  ⚑  toRoman    model-b  3  300  0.247 ± 0.081  ≥ 0.083        —
+        ✓  ⚑  toRoman    model-b  3    3  —              —              incoherent
+        ✓     wordCount  model-a  3  300  0.000 ± 0.047  0.000 ± 0.047  —
+        ✓     wordCount  model-b  1  300  —              0.667 ± 0.081  —
+        ✓     wordCount  model-b  3  300  0.000 ± 0.047  0.667 ± 0.081  —
 
-        Suite  mean Î 0.162 · mean error lower bound 0.066 · isolation os (bubblewrap sandbox)
-        With references (4 tasks)  mean error 0.246 · detection rate 50% · false positives 0
-          undetected mean error 0.230 · Spearman(error, Î) 0.27 (weak)
+        Suite  mean Î 0.148 · mean error lower bound 0.058 · isolation os (bubblewrap sandbox)
+        With references (4 tasks)  mean error 0.236 · detection rate 50% · false positives 0
+          undetected mean error 0.222 · Spearman(error, Î) 0.27 (weak)
 
         Models (rank 1 = best)
         model    coherent    rank  correct     rank  mean Î  mean error
         model-a  3/3 (100%)     1  2/2 (100%)     1   0.000       0.000
-        model-b  1/3 (33%)      2  0/2 (0%)       2   0.271       0.493
+        model-b  1/3 (33%)      2  0/2 (0%)       2   0.246       0.472
         Spearman(coherent share, correct share)  1.00 (very strong)"
     `);
   });

@@ -73,10 +73,13 @@ describe.each(sources)('Gen contract: %s', (_name, make) => {
     expect(wire(a)).not.toEqual(wire(b));
   });
 
-  it('should give distinct argument tuples of the source arity', async () => {
+  it('should give n draws of the source arity, and report each distinct one with its count', async () => {
     const inputs = await make().generate(300, { seed: 7 });
     expect(inputs.length).toBe(300);
-    expect(new Set(inputs.map(argsKey)).size).toBe(inputs.length);
+    const report = await make().generateWithReport(300, { seed: 7 });
+    expect(new Set(report.inputs.map(argsKey)).size).toBe(report.inputs.length);
+    expect(report.counts.reduce((a, b) => a + b, 0)).toBe(300);
+    expect(report.draws.map((k) => argsKey(report.inputs[k] as unknown[]))).toEqual(inputs.map(argsKey));
     const arity = inputs[0]?.length;
     for (const args of inputs) expect(args.length).toBe(arity);
   });

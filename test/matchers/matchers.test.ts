@@ -54,7 +54,7 @@ describe('toBeCoherentAcross', () => {
       Expected: no disagreement in N = 59 inputs (certifies incoherence ≤ 0.05 with confidence 0.95)
       Received: a disagreement on input 3 of 59
 
-      Witness:  [[101]] (shrunk from [[160,189,1,96,140]] in 15 steps)
+      Witness:  [[101]] (shrunk from [[160,189,115,152,146]] in 15 steps)
         sum, reversed → 101
         capped → 100
         reference → 101
@@ -136,12 +136,12 @@ describe('toHaveIncoherenceBelow', () => {
     expect(result.message()).toMatchInlineSnapshot(`
       "expect(task).toHaveIncoherenceBelow(bound, candidates)
 
-      Task "sum": incoherence of 3 candidates on 500 inputs from lists of 0..200 (all-pairs estimator, Hoeffding interval).
+      Task "sum": incoherence of 3 candidates on 500 inputs from lists of 0..200 (all-pairs estimator, Hoeffding ∩ empirical Bernstein interval).
 
       Expected:    incoherence < 0.1 with confidence 0.95 (upper end of the interval)
-      Received:    Î = 0.587, 95% interval [0.526, 0.647] (ε = 0.0607, n = 500, m = 3)
-      Error bound: ≥ 0.263 with the same confidence (max(0, Î − ε) / 2, Theorem 4.1)
-      Error:       Ê = 0.293 [0.233, 0.354] against the reference
+      Received:    Î = 0.527, 95% interval [0.464, 0.589] (ε = 0.0625, n = 500, m = 3)
+      Error bound: ≥ 0.232 with the same confidence (max(0, Î − ε) / 2, Theorem 4.1)
+      Error:       Ê = 0.263 [0.214, 0.312] against the reference
       Classes:     {sum, reversed} 66.7%, {capped} 33.3%; semantic entropy 0.637
 
       Witness:     [[101]] (shrunk from [[106]] in 13 steps)
@@ -215,7 +215,7 @@ describe('toAgreeWithReference', () => {
       Task "sum": capped against the reference on 200 inputs from lists of 0..200.
 
       Expected: no input where it differs from the reference
-      Received: differs on 160 of 200 inputs (Ê = 0.8, 95% interval [0.704, 0.896])
+      Received: differs on 141 of 200 inputs (Ê = 0.705, 95% interval [0.606, 0.804])
 
       Witness:  [[101]] (shrunk from [[103]] in 12 steps)
         capped → 100

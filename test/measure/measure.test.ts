@@ -149,7 +149,8 @@ describe('detect', () => {
     const task = defineTask({ name: 'sum', inputs });
     const d = await detect(task, fromFunctions({ sum, capped }), { seed: 9 });
     expect(d.verdict).toBe('incoherent');
-    expect(d.inputsRun).toBe(d.witness!.original.index + 1);
+    // Draws counted: each distinct input checked so far, as often as it was drawn.
+    expect(d.inputsRun).toBeGreaterThanOrEqual(d.witness!.original.index + 1);
     expect(d.witness!.text).toBe('[[101]]');
   });
 

@@ -46,24 +46,24 @@ describe('Jest reporter', () => {
       "   crosscheck  8 checks · 2 failed · 7 tasks · 2 flagged (jest)
 
               task  model  check                   m   n  Î ± ε          error          PAC         classes  time
-        ✓     max   alpha  toHaveIncoherenceBelow  2  60  0.000 ± 0.175  0.000 ± 0.175  —           2        [...]ms
-        ✓     max   beta   toHaveIncoherenceBelow  3  60  0.000 ± 0.175  0.000 ± 0.175  —           3        [...]ms
-        ✓  ⚑  max   gamma  toHaveIncoherenceBelow  2  60  0.100 ± 0.175  0.050 ± 0.175  —           1+1      [...]ms
-        ✓     max   —      toAgreeWithReference    1  40  —              0.000 ± 0.215  —           1        [...]ms
-        ✓     sum   alpha  toHaveIncoherenceBelow  2  60  0.000 ± 0.175  0.000 ± 0.175  —           2        [...]ms
-        ✗  ⚑  sum   beta   toBeCoherentAcross      3   2  —              —              incoherent  —        [...]ms
-        ✗  ⚑  sum   beta   toHaveIncoherenceBelow  3  60  0.489 ± 0.175  0.244 ± 0.175  —           2+1      [...]ms
-        ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.175  0.733 ± 0.175  —           2        [...]ms
+        ✓     max   alpha  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.000 ± 0.181  —           2        [...]ms
+        ✓     max   beta   toHaveIncoherenceBelow  3  60  0.000 ± 0.181  0.000 ± 0.181  —           3        [...]ms
+        ✓  ⚑  max   gamma  toHaveIncoherenceBelow  2  60  0.033 ± 0.181  0.017 ± 0.181  —           1+1      [...]ms
+        ✓     max   —      toAgreeWithReference    1  40  —              0.000 ± 0.221  —           1        [...]ms
+        ✓     sum   alpha  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.000 ± 0.181  —           2        [...]ms
+        ✗  ⚑  sum   beta   toBeCoherentAcross      3   1  —              —              incoherent  —        [...]ms
+        ✗  ⚑  sum   beta   toHaveIncoherenceBelow  3  60  0.500 ± 0.181  0.250 ± 0.181  —           2+1      [...]ms
+        ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.750 ± 0.181  —           2        [...]ms
 
-        Suite  mean Î 0.098 · mean error lower bound 0.026 · isolation none (trusted functions only)
-        With references (6 tasks)  mean error 0.171 · detection rate 67% · false positives 0 · undetected mean error 0.183
+        Suite  mean Î 0.089 · mean error lower bound 0.027 · isolation none (trusted functions only)
+        With references (6 tasks)  mean error 0.169 · detection rate 67% · false positives 0 · undetected mean error 0.188
           Spearman(error, Î) 0.47 (moderate)
 
         Models (rank 1 = best)
         model  coherent    rank  correct     rank  mean Î  mean error
         alpha  2/2 (100%)     1  2/2 (100%)     1   0.000       0.000
-        beta   1/2 (50%)    2.5  1/2 (50%)      2   0.244       0.122
-        gamma  1/2 (50%)    2.5  0/2 (0%)       3   0.050       0.392
+        beta   1/2 (50%)    2.5  1/2 (50%)      2   0.250       0.125
+        gamma  1/2 (50%)    2.5  0/2 (0%)       3   0.017       0.383
         Spearman(coherent share, correct share)  0.87 (strong)"
     `);
   });

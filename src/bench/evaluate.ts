@@ -18,8 +18,13 @@ import { subSeed, type TaskInputs } from './task-inputs.ts';
 /** Confidence of the intervals in the records (the paper's and measure's default). */
 const DELTA = 0.05;
 
-/** Inputs per run: each chunk's outputs are analysed and dropped, so memory stays bounded when candidates return large values. */
-const CHUNK = 200;
+/**
+ * Inputs per run: each chunk's outputs are analysed and dropped, so memory stays bounded when
+ * candidates return large values (run's output budgets bound a chunk as well). Every chunk is one
+ * slice per candidate, and a Python slice is a fresh forked process, so chunks are large: 1000
+ * inputs (the paper's n) rather than 200 made the paper configuration 1.8x faster.
+ */
+const CHUNK = 1000;
 
 /** What one run of a task over several models returns. @internal */
 export interface TaskOutcome {

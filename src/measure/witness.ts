@@ -49,11 +49,13 @@ const safeWire = (args: Args): string => {
 /** Whether the cells of one input show the disagreement `reason` names. */
 const shows = (reason: WitnessReason, cells: readonly Cell[], ref: Cell | null, r: Resolved): boolean => {
   if (reason === 'candidates disagree') {
-    const { agree, total } = pairCounts(cells, r.rules.compare);
+    const { agree, total } = pairCounts(cells, r.rules);
     return agree < total;
   }
-  if (!ref || ref.key === null) return false;
-  return cells.some((c) => c.key !== null && !cellsAgree(c, ref, r.rules.compare));
+  if (ref?.status !== 'known') return false;
+  return cells.some(
+    (c) => (c.status !== 'unknown' || r.rules.unknown !== 'exclude') && !cellsAgree(c, ref, r.rules.compare),
+  );
 };
 
 /** Least complex of the inputs that show a disagreement, so shrinking starts small. */
@@ -83,7 +85,7 @@ const groupOutputs = (
     const cell = toCell(o, r.rules);
     const label = labels[i] ?? `#${i}`;
     const home = groups.find((g) =>
-      cell.key === null || g.cell.key === null
+      cell.status !== 'known' || g.cell.status !== 'known'
         ? describeOutcome(g.outcome) === describeOutcome(o)
         : cellsAgree(g.cell, cell, r.rules.compare),
     );

@@ -4,12 +4,15 @@ import {
   classesText,
   errorCell,
   estimate,
+  hasUnknown,
   isolationText,
   num,
   pacText,
   pct,
   ratio,
   rhoStrength,
+  unknownCell,
+  unknownSuiteText,
 } from './format.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport } from './report.ts';
@@ -136,6 +139,9 @@ const suiteCards = (summary: Summary): string => {
     card(num(s.meanIncoherence), 'mean incoherence'),
     card(num(s.meanErrorLowerBound), 'mean error lower bound'),
     card(isolationText(s), 'isolation'),
+    ...(unknownSuiteText(s) === null
+      ? []
+      : [card(String(s.unknownCells), `unknown cells; ${s.inconclusiveChecks} inconclusive checks`)]),
   ];
   const r = s.references;
   if (r) {
@@ -150,9 +156,23 @@ const suiteCards = (summary: Summary): string => {
   return `<div class="cards">${cards.join('')}</div>`;
 };
 
-const checksTable = (summary: Summary): string =>
-  htmlTable(
-    ['', 'task', 'model', 'test', 'check', 'm', 'n', 'Î ± ε', 'error', 'PAC', 'classes'],
+const checksTable = (summary: Summary): string => {
+  const unknown = hasUnknown(summary.rows);
+  return htmlTable(
+    [
+      '',
+      'task',
+      'model',
+      'test',
+      'check',
+      'm',
+      'n',
+      'Î ± ε',
+      'error',
+      'PAC',
+      ...(unknown ? ['unknown'] : []),
+      'classes',
+    ],
     summary.rows.map((r) => [
       `<span class="${r.verdict}">${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail}</span>${r.disagreement ? ` <span class="flag" title="candidates disagree">${GLYPHS.flag}</span>` : ''}`,
       e(r.task ?? GLYPHS.none),
@@ -164,10 +184,12 @@ const checksTable = (summary: Summary): string =>
       e(estimate(r.incoherence)),
       e(errorCell(r)),
       e(pacText(r.pac)),
+      ...(unknown ? [e(unknownCell(r))] : []),
       e(classesText(r.classes, r.m)),
     ]),
     [5, 6],
   );
+};
 
 const modelsTable = (summary: Summary): string => {
   const ms = summary.ranking.models;

@@ -4,12 +4,15 @@ import {
   classesText,
   errorCell,
   estimate,
+  hasUnknown,
   isolationText,
   num,
   pacText,
   pct,
   ratio,
   rhoStrength,
+  unknownCell,
+  unknownSuiteText,
 } from './format.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport } from './report.ts';
@@ -29,9 +32,23 @@ const table = (
   ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
 ];
 
-const checks = (summary: Summary): string[] =>
-  table(
-    ['', 'task', 'model', 'check', 'm', 'n', 'Î ± ε', 'error', 'PAC', 'classes'],
+const checks = (summary: Summary): string[] => {
+  // The unknown column shows whenever a check had timeouts or crashes, or was inconclusive.
+  const unknown = hasUnknown(summary.rows);
+  return table(
+    [
+      '',
+      'task',
+      'model',
+      'check',
+      'm',
+      'n',
+      'Î ± ε',
+      'error',
+      'PAC',
+      ...(unknown ? ['unknown'] : []),
+      'classes',
+    ],
     summary.rows.map((r) => [
       `${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail}${r.disagreement ? ` ${GLYPHS.flag}` : ''}`,
       r.task ?? r.test ?? GLYPHS.none,
@@ -42,10 +59,12 @@ const checks = (summary: Summary): string[] =>
       estimate(r.incoherence),
       errorCell(r),
       pacText(r.pac),
+      ...(unknown ? [unknownCell(r)] : []),
       classesText(r.classes, r.m),
     ]),
     [4, 5],
   );
+};
 
 const suite = (summary: Summary): string[] => {
   const s = summary.suite;
@@ -53,6 +72,7 @@ const suite = (summary: Summary): string[] => {
     `- **${s.checks}** checks, **${s.failedChecks}** failed; **${s.tasks}** tasks, **${s.flaggedTasks}** flagged (candidates disagree)`,
     `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
     `- isolation: ${isolationText(s)}`,
+    ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
   ];
   const r = s.references;
   if (r) {

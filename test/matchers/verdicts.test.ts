@@ -45,11 +45,17 @@ describe('a pool whose candidates do not load (issue 14, defect 1)', () => {
       const below = await toHaveIncoherenceBelow.call(context(), task, 0.5, pool);
       const notBelow = await toHaveIncoherenceBelow.call(context(true), task, 0.5, pool);
       // `pass` is what the host inverts under .not: true there means the .not assertion fails.
-      expect([coherent.pass, notCoherent.pass, below.pass, notBelow.pass]).toEqual([false, true, false, true]);
+      expect([coherent.pass, notCoherent.pass, below.pass, notBelow.pass]).toEqual([
+        false,
+        true,
+        false,
+        true,
+      ]);
       for (const result of [coherent, below]) {
         const message = result.message();
         expect(message).toContain('inconclusive: only 0 of 2 candidates returned a value');
-        for (const c of pool) expect(message).toMatch(new RegExp(`${c.label} \\((CompileError|EntryNotFound): `));
+        for (const c of pool)
+          expect(message).toMatch(new RegExp(`${c.label} \\((CompileError|EntryNotFound): `));
         expect(message).not.toContain('certifies incoherence ≤ 0.05 with confidence 0.95)\nReceived: no');
       }
       expect(coherent.record.inconclusive).toMatch(/only 0 of 2/);
@@ -76,7 +82,9 @@ describe('a pool whose candidates do not load (issue 14, defect 1)', () => {
     const mixed = [...fromFunctions({ double }), broken!];
     const d = await detect(task, mixed);
     expect(d.verdict).toBe('inconclusive');
-    expect(d.reason).toMatch(/^only 1 of 2 candidates returned a value, so agreement says nothing: f#0 \(EntryNotFound: /);
+    expect(d.reason).toMatch(
+      /^only 1 of 2 candidates returned a value, so agreement says nothing: f#0 \(EntryNotFound: /,
+    );
   });
 });
 
@@ -125,7 +133,9 @@ describe('a candidate that hangs on 31 % of inputs beside two correct ones (issu
     const coherent = await toBeCoherentAcross.call(context(), task, pool, options);
     const notCoherent = await toBeCoherentAcross.call(context(true), task, pool, options);
     expect([below.pass, notBelow.pass, coherent.pass, notCoherent.pass]).toEqual([false, true, false, true]);
-    expect(below.message()).toContain("inconclusive: 31 candidate cells timed out or crashed (unknown: 'inconclusive')");
+    expect(below.message()).toContain(
+      "inconclusive: 31 candidate cells timed out or crashed (unknown: 'inconclusive')",
+    );
     expect(coherent.record.data).toMatchObject({ verdict: 'inconclusive' });
   });
 });
@@ -171,7 +181,10 @@ describe('equivalence classes with unknown outcomes (issue 14, defect 4)', () =>
       expect(m.classes.map((c) => [c.labels, c.unknown])).toContainEqual([['never'], true]);
       expect(m.classes.every((c) => c.members.length === 1)).toBe(true);
     }
-    const excluded = await measure(task, fromFunctions({ one, two, never }), { shrink: false, unknown: 'exclude' });
+    const excluded = await measure(task, fromFunctions({ one, two, never }), {
+      shrink: false,
+      unknown: 'exclude',
+    });
     expect(excluded.majority).toBeNull();
   });
 });
@@ -238,7 +251,9 @@ describe('no pass without evidence (issue 14, defect 10)', () => {
     const below = await toHaveIncoherenceBelow.call(context(), task, 0.5, pool, { n: 200 });
     const notBelow = await toHaveIncoherenceBelow.call(context(true), task, 0.5, pool, { n: 200 });
     expect([below.pass, notBelow.pass]).toEqual([false, true]);
-    expect(below.message()).toContain('Received: inconclusive: the inputs (37 values) gave only 37 of the 200 asked');
+    expect(below.message()).toContain(
+      'Received: inconclusive: the inputs (37 values) gave only 37 of the 200 asked',
+    );
     const d = await detect(task, pool);
     expect(d.verdict).toBe('inconclusive');
   });

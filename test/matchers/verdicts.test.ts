@@ -7,6 +7,7 @@ import {
 } from '../../matchers/index.ts';
 import { fromFunctions, fromSources } from '../../src/candidates/index.ts';
 import { closePythonWorkers } from '../../src/exec/python/index.ts';
+import { coherenceProperty } from '../../src/fast-check/index.ts';
 import { GEN_BRAND, type Gen } from '../../src/inputs/gen-contract.ts';
 import { detect, measure } from '../../src/measure/index.ts';
 import { summarize } from '../../src/report/index.ts';
@@ -263,5 +264,27 @@ describe('no pass without evidence (issue 14, defect 10)', () => {
     expect(m.inconclusive).toBeNull();
     const below = await toHaveIncoherenceBelow.call(context(), task, 0.5, pool, { n: 200, minInputs: 30 });
     expect(below.pass).toBe(true);
+  });
+});
+
+describe('the fast-check bridge with candidates that do not return (issue 14, defects 1 and 2)', () => {
+  const task = defineTask({ name: 'scale', inputs: ints, reference: double, timeoutMs: 40 });
+
+  it('should find a disagreement where a candidate hangs or did not load, never agreement', async () => {
+    const hangs = async (x: number) => {
+      if (x === 7) await new Promise((r) => setTimeout(r, 2000));
+      return 2 * x;
+    };
+    const hanging = await coherenceProperty(task, fromFunctions({ double, hangs })).findDisagreement([7]);
+    expect(hanging?.classes.map((c) => c.outcome)).toEqual(['14', expect.stringMatching(/^timeout/)]);
+    const unloaded = fromSources(['function g(x) { return 2 * x; }', 'function h(x) { return 3 * x; }'], {
+      language: 'javascript',
+      entry: 'f',
+    });
+    const broken = await coherenceProperty(task, unloaded).findDisagreement([1]);
+    expect(broken?.classes.map((c) => c.outcome)).toEqual([
+      expect.stringMatching(/^EntryNotFound/),
+      expect.stringMatching(/^EntryNotFound/),
+    ]);
   });
 });

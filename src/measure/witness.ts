@@ -113,7 +113,10 @@ export const buildWitness = async <A extends Args>(
   const labels = r.candidates.map((c) => c.label);
   let args = original;
   let shrink: Witness['shrink'] = null;
-  if (r.shrinkSteps > 0) {
+  // A witness with a timeout or crash is not shrunk: every step would wait for the hang again.
+  const first = await runOne(r, original);
+  const hangs = first.outcomes.some((o) => o.kind === 'timeout' || o.kind === 'crash');
+  if (r.shrinkSteps > 0 && !hangs) {
     const result = await shrinkWitness(
       r.gen,
       original,
@@ -127,7 +130,7 @@ export const buildWitness = async <A extends Args>(
     args = result.args;
     shrink = { steps: result.steps, improvements: result.improvements, via: result.via };
   }
-  const { outcomes, reference } = await runOne(r, args);
+  const { outcomes, reference } = args === original ? first : await runOne(r, args);
   return {
     reason,
     args,

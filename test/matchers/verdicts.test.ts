@@ -121,6 +121,12 @@ describe('a candidate that hangs on 31 % of inputs beside two correct ones (issu
     ]);
   });
 
+  it('should show a witness with a timeout as found, without shrinking through the hang', async () => {
+    const coherent = await toBeCoherentAcross.call(context(), task, pool);
+    expect(coherent.record.witness).toMatchObject({ shrinkSteps: null });
+    expect(coherent.record.witness!.outputs.map((o) => o.kind)).toEqual(['value', 'timeout']);
+  });
+
   it("should exclude unknown cells only when asked (unknown: 'exclude'), and say so", async () => {
     const below = await toHaveIncoherenceBelow.call(context(), task, 0.2, pool, { unknown: 'exclude' });
     expect(below.pass).toBe(true);

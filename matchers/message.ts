@@ -115,3 +115,19 @@ export const misuse = (
   Error.captureStackTrace?.(error, anchor);
   throw error;
 };
+
+/** What the `unknown` policy did with timeouts and crashes, for the Unknown line of a message. */
+export const unknownText = (
+  cells: number,
+  policy: string,
+  perCandidate?: ReadonlyArray<readonly [string, number]>,
+): string => {
+  const how =
+    policy === 'exclude'
+      ? "excluded (unknown: 'exclude')"
+      : policy === 'inconclusive'
+        ? "the verdict is inconclusive (unknown: 'inconclusive')"
+        : "counted as disagreement, and as wrong where the reference returns (unknown: 'disagree')";
+  const who = (perCandidate ?? []).filter(([, k]) => k > 0).map(([label, k]) => `${label} ${k}`);
+  return `${cells} timeouts or crashes${who.length > 0 ? ` (${who.join(', ')})` : ''}, ${how}`;
+};

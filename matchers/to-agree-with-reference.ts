@@ -4,7 +4,7 @@ import { errorRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { checkTask, type MatcherUse } from './guards.ts';
-import { formatMessage, misuse, num, pct } from './message.ts';
+import { formatMessage, misuse, num, pct, unknownText } from './message.ts';
 import type { AgreeWithReferenceOptions } from './types.ts';
 
 const NAME = 'toAgreeWithReference';
@@ -69,8 +69,18 @@ export async function toAgreeWithReference(
     );
   }
   const m = await measure(task, [candidate], rest);
-  const e = m.error;
-  const pass = e !== null && e.estimate <= maxError;
+  // Where the reference did not return, whether the candidate is right is not known; unless the
+  // user excluded unknown cells, that makes the check inconclusive, as a short Gen does.
+  const inconclusive = [
+    m.inconclusive,
+    m.unknownPolicy !== 'exclude' && m.unknown.referenceCells > 0
+      ? `the reference timed out or crashed on ${m.unknown.referenceCells} inputs, where the candidate cannot be judged`
+      : null,
+  ]
+    .filter((x): x is string => x !== null)
+    .join('; ');
+  const e = inconclusive === '' ? m.error : null;
+  const pass = this.isNot ? !(e !== null && e.estimate > maxError) : e !== null && e.estimate <= maxError;
   const record = errorRecord(m, maxError, {
     test: testIdentity(this, NAME),
     pass: pass !== negated(this),
@@ -88,18 +98,18 @@ export async function toAgreeWithReference(
         : maxError === 0
           ? 'no input where it differs from the reference'
           : `differs from the reference on at most ${pct(maxError)} of inputs`,
-      received: e
-        ? `differs on ${wrong} of ${e.n} inputs (Ê = ${num(e.estimate)}, ${pct(1 - e.delta)} interval [${num(e.lower)}, ${num(e.upper)}])`
-        : 'no input where both the candidate and the reference finished',
-      details:
-        m.unknown.cells + m.unknown.referenceCells > 0
-          ? [
-              [
-                'Unknown',
-                `${m.unknown.cells} candidate and ${m.unknown.referenceCells} reference timeouts or crashes, excluded`,
-              ],
-            ]
-          : [],
+      received:
+        inconclusive !== ''
+          ? `inconclusive: ${inconclusive}`
+          : e
+            ? `differs on ${wrong} of ${e.n} inputs (Ê = ${num(e.estimate)}, ${pct(1 - e.delta)} interval [${num(e.lower)}, ${num(e.upper)}])`
+            : 'no input where both the candidate and the reference finished',
+      details: [
+        ...(m.unknown.cells > 0 ? [['Unknown', unknownText(m.unknown.cells, m.unknownPolicy)] as const] : []),
+        ...(m.unknown.referenceCells > 0
+          ? [['Reference', `${m.unknown.referenceCells} timeouts or crashes of the reference`] as const]
+          : []),
+      ],
       witness: record.witness,
       replay: {
         seed: m.seed,

@@ -4,7 +4,7 @@ import { detectionRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { checkTask, type MatcherUse } from './guards.ts';
-import { formatMessage, num } from './message.ts';
+import { formatMessage, num, unknownText } from './message.ts';
 import type { CoherentAcrossOptions } from './types.ts';
 
 const NAME = 'toBeCoherentAcross';
@@ -58,11 +58,15 @@ export async function toBeCoherentAcross(
   checkTask(USE, task, 'received');
   const d = await detect(task, candidates, options);
   const pass = this.isNot ? d.verdict !== 'incoherent' : d.verdict === 'coherent';
-  const record = detectionRecord(d, {
-    test: testIdentity(this, NAME),
-    pass: pass !== negated(this),
-    tags: candidates.map((c) => c.tags),
-  });
+  const record = detectionRecord(
+    d,
+    {
+      test: testIdentity(this, NAME),
+      pass: pass !== negated(this),
+      tags: candidates.map((c) => c.tags),
+    },
+    candidates.map((c) => c.label),
+  );
   const message = () =>
     formatMessage(this, {
       matcher: NAME,
@@ -73,7 +77,19 @@ export async function toBeCoherentAcross(
         ? `a disagreement within N = ${d.required} inputs`
         : `no disagreement in N = ${d.required} inputs (certifies incoherence ≤ ${num(d.epsilon)} with confidence ${num(1 - d.delta)})`,
       received: received(d),
-      details: d.unknownCells > 0 ? [['Unknown', `${d.unknownCells} timeouts or crashes, excluded`]] : [],
+      details:
+        d.unknownCells > 0
+          ? [
+              [
+                'Unknown',
+                unknownText(
+                  d.unknownCells,
+                  d.unknownPolicy,
+                  candidates.map((c, i) => [c.label, d.unknownPerCandidate[i] ?? 0] as const),
+                ),
+              ],
+            ]
+          : [],
       witness: record.witness,
       replay: {
         seed: d.seed,

@@ -4,7 +4,7 @@ import { coherenceRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { checkPool, checkTask, type MatcherUse } from './guards.ts';
-import { formatMessage, misuse, num, pct } from './message.ts';
+import { formatMessage, misuse, num, pct, unknownText } from './message.ts';
 import type { IncoherenceBelowOptions } from './types.ts';
 
 const NAME = 'toHaveIncoherenceBelow';
@@ -15,6 +15,7 @@ const USE: MatcherUse = {
 };
 
 const estimateText = (m: Measurement, confidence: number): string => {
+  if (m.inconclusive !== null) return `inconclusive: ${m.inconclusive}`;
   const i = m.incoherence;
   if (!i) return `no estimate: no input had two known outcomes (m = ${m.m}, n = ${m.n})`;
   return `Î = ${num(i.estimate)}, ${pct(confidence)} interval [${num(i.lower)}, ${num(i.upper)}] (ε = ${num(i.epsilon)}, n = ${i.n}, m = ${m.m})`;
@@ -35,7 +36,20 @@ const details = (m: Measurement): Array<[string, string]> => {
     ]);
   const classes = m.classes.map((c) => `{${c.labels.join(', ')}} ${pct(c.share)}`).join(', ');
   out.push(['Classes', `${classes}; semantic entropy ${num(m.semanticEntropy)}`]);
-  if (m.unknown.cells > 0) out.push(['Unknown', `${m.unknown.cells} timeouts or crashes, excluded`]);
+  if (m.incoherence && m.inconclusive !== null)
+    out.push([
+      'Estimate',
+      `Î = ${num(m.incoherence.estimate)} [${num(m.incoherence.lower)}, ${num(m.incoherence.upper)}], not a verdict`,
+    ]);
+  if (m.unknown.cells > 0)
+    out.push([
+      'Unknown',
+      unknownText(
+        m.unknown.cells,
+        m.unknownPolicy,
+        m.candidates.map((c, i) => [c.label, m.unknown.perCandidate[i] ?? 0] as const),
+      ),
+    ]);
   return out;
 };
 
@@ -77,7 +91,8 @@ export async function toHaveIncoherenceBelow(
   }
   checkPool(USE, candidates);
   const m = await measure(task, candidates, { ...rest, delta: 1 - confidence });
-  const i = m.incoherence;
+  // An inconclusive measurement supports no verdict, so it fails both ways.
+  const i = m.inconclusive === null ? m.incoherence : null;
   const below = i !== null && i.upper < bound;
   const above = i !== null && i.lower >= bound;
   const pass = this.isNot ? !above : below;
@@ -105,11 +120,15 @@ export async function toHaveIncoherenceBelow(
         option: `{ seed: ${m.seed}, n: ${m.n}${confidence === 0.95 ? '' : `, confidence: ${confidence}`} }`,
       },
       hints:
-        i && (this.isNot ? i.upper >= bound && !above : i.estimate < bound && !below)
+        m.inconclusive !== null
           ? [
-              `The estimate is on the right side, but the interval (±${num(i.epsilon)}) crosses the bound: more inputs (n) narrow it.`,
+              'Give a Gen that yields enough distinct inputs (or accept fewer with `minInputs`), candidates that load, or raise `run.timeoutMs` if candidates time out.',
             ]
-          : [],
+          : i && (this.isNot ? i.upper >= bound && !above : i.estimate < bound && !below)
+            ? [
+                `The estimate is on the right side, but the interval (±${num(i.epsilon)}) crosses the bound: more inputs (n) narrow it.`,
+              ]
+            : [],
     });
   return { pass, message, record };
 }

@@ -85,7 +85,8 @@ export function toRankLike(
     );
   }
   const rho = spearman(aligned.xs, aligned.ys);
-  const pass = Number.isFinite(rho) && rho >= minSpearman;
+  // ρ is undefined when a side is constant: no evidence either way, so `.not` fails too.
+  const pass = Number.isFinite(rho) ? rho >= minSpearman : this.isNot === true;
   const record = rankingRecord(
     { spearman: rho, minSpearman, items: aligned.items, received: aligned.xs, expected: aligned.ys },
     { test: testIdentity(this, NAME), pass: pass !== negated(this) },
@@ -102,7 +103,7 @@ export function toRankLike(
       expected: `${this.isNot ? 'ρ <' : 'ρ ≥'} ${num(minSpearman)}`,
       received: Number.isFinite(rho)
         ? `ρ = ${num(rho)}`
-        : 'ρ undefined: one side gives every item the same score',
+        : 'inconclusive: ρ is undefined, one side gives every item the same score',
     });
   return { pass, message, record };
 }

@@ -7,14 +7,31 @@ import type { Task } from '../src/task/index.ts';
 export interface CoherentAcrossOptions<A extends Args = Args>
   extends Pick<
     DetectOptions<A>,
-    'epsilon' | 'delta' | 'inputs' | 'seed' | 'equality' | 'compareErrorMessages' | 'shrink' | 'run'
+    | 'epsilon'
+    | 'delta'
+    | 'inputs'
+    | 'seed'
+    | 'equality'
+    | 'compareErrorMessages'
+    | 'shrink'
+    | 'run'
+    | 'unknown'
   > {}
 
 /** Options of `toHaveIncoherenceBelow`. @public */
 export interface IncoherenceBelowOptions<A extends Args = Args>
   extends Pick<
     MeasureOptions<A>,
-    'inputs' | 'n' | 'seed' | 'estimator' | 'equality' | 'compareErrorMessages' | 'shrink' | 'run'
+    | 'inputs'
+    | 'n'
+    | 'seed'
+    | 'estimator'
+    | 'equality'
+    | 'compareErrorMessages'
+    | 'shrink'
+    | 'run'
+    | 'unknown'
+    | 'minInputs'
   > {
   /**
    * Confidence 1 − δ of the interval whose upper end must lie below the bound.
@@ -27,7 +44,7 @@ export interface IncoherenceBelowOptions<A extends Args = Args>
 export interface AgreeWithReferenceOptions<A extends Args = Args>
   extends Pick<
     MeasureOptions<A>,
-    'inputs' | 'n' | 'seed' | 'equality' | 'compareErrorMessages' | 'shrink' | 'run'
+    'inputs' | 'n' | 'seed' | 'equality' | 'compareErrorMessages' | 'shrink' | 'run' | 'unknown' | 'minInputs'
   > {
   /**
    * Largest tolerated share of inputs on which the candidate differs from the reference.

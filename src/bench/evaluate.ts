@@ -4,10 +4,17 @@ import { BUDGET_SPENT, type Outcome, run } from '../exec/index.ts';
 import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
 // The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
-import { Accumulator, equivalenceClasses, intervalOf, meanOf, semanticEntropy } from '../measure/index.ts';
+import {
+  Accumulator,
+  equivalenceClasses,
+  intervalOf,
+  meanOf,
+  poolIdentity,
+  semanticEntropy,
+} from '../measure/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
-import { RECORD_SCHEMA, RECORD_VERSION } from '../report/index.ts';
-import type { Interval } from '../stats/index.ts';
+import { RECORD_SCHEMA, RECORD_VERSION, unknownRecord } from '../report/index.ts';
+import { hoeffdingInterval, type Interval } from '../stats/index.ts';
 import { defineTask } from '../task/index.ts';
 import { comparator } from '../values/index.ts';
 import type { PairResult } from './checkpoint.ts';
@@ -100,7 +107,8 @@ export const evaluateTask = async (
   const n = prepared.inputs.length;
   const started = performance.now();
   const equality = options.equality ?? (prepared.language === 'python' ? 'python' : 'strict');
-  const rules = { compare: comparator(equality), compareErrorMessages: false };
+  // The paper's estimators leave timeouts and crashes out (DESIGN.md: the paper mode may exclude).
+  const rules = { compare: comparator(equality), compareErrorMessages: false, unknown: 'exclude' as const };
   const seeds = pools.map((p) => subSeed(options.seed, p.model, task.taskId));
   const accumulators = pools.map(
     (p, k) => new Accumulator(p.to - p.from, rules, options.estimator, seeds[k] as number),
@@ -207,6 +215,18 @@ export const evaluateTask = async (
       classes: classes.map((c) => ({ labels: [...c.labels], share: c.share })),
       timings: { durationMs },
       isolation,
+      pool: poolIdentity(
+        task.taskId,
+        all.slice(p.from, p.to).map((c) => c.id),
+      ),
+      unknown: unknownRecord(
+        analysis.unknown.cells,
+        analysis.unknown.referenceCells,
+        'exclude',
+        labels.slice(p.from, p.to),
+        analysis.unknown.perCandidate,
+      ),
+      inconclusive: null,
       tokens: null,
       data: {
         estimator: options.estimator,

@@ -18,7 +18,7 @@ import { describeOutcome, type Outcome } from '../exec/outcome.ts';
 import { outcomeDigest } from '../exec/output-budget.ts';
 import { type RunOptions, run } from '../exec/run.ts';
 import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
-import { relate, toCell } from '../measure/cells.ts';
+import { LOAD_FAILURES, relate, toCell } from '../measure/cells.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { type Comparator, comparator, type Equality, toWire } from '../values/index.ts';
 
@@ -60,12 +60,17 @@ export interface CoherenceProperty<A extends Args = Args> extends fc.IAsyncPrope
 
 const WHERE = 'coherenceProperty(task, candidates, options)';
 
-/** Outcomes that say nothing about agreement (hangs, dead workers) never count as disagreement. */
-const isUnknown = (o: Outcome): boolean => o.kind === 'timeout' || o.kind === 'crash';
+/**
+ * Outcomes that agree with nothing: a hang or a dead worker (the candidate did not return, so it
+ * is wrong wherever the reference returns), and a candidate that did not load (identical load
+ * failures are not agreement about the task). As `unknown: 'disagree'` does in `measure`.
+ */
+const agreesWithNothing = (o: Outcome): boolean =>
+  o.kind === 'timeout' || o.kind === 'crash' || (o.kind === 'error' && LOAD_FAILURES.has(o.name));
 
 /** Agreement of two outcomes (DESIGN.md "Values and outcomes"). */
 export const outcomesAgree = (a: Outcome, b: Outcome, compare: Comparator): boolean => {
-  if (isUnknown(a) || isUnknown(b)) return true;
+  if (agreesWithNothing(a) || agreesWithNothing(b)) return false;
   if (a.kind !== b.kind) return false;
   if (a.kind === 'value' && b.kind === 'value') {
     // An output kept only as a digest: a pair the digests cannot decide is no disagreement.

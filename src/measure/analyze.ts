@@ -1,61 +1,89 @@
-import type { Outcome } from '../exec/outcome.ts';
+import { describeOutcome, type Outcome } from '../exec/outcome.ts';
 import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
-import type { Comparator } from '../values/index.ts';
-import { type Cell, type CellRules, cellsAgree, pairCounts, relate, toCell } from './cells.ts';
+import { type Cell, type CellRules, cellsAgree, counts, pairCounts, relate, toCell } from './cells.ts';
 import type { Estimator } from './options.ts';
 import { seededRandom } from './rng.ts';
 
-/** Candidates with the same outcome on every input (unknown cells match anything). @public */
+/**
+ * Candidates with the same outcome on every input. A candidate with an unknown outcome (timeout,
+ * crash) on some input never joins a class: what it would have returned is not known, so it is
+ * alone in its class, marked `unknown`. @public
+ */
 export interface EquivalenceClass {
   /** Indexes of the candidates, in input order. */
   readonly members: readonly number[];
   readonly labels: readonly string[];
   /** members / m. */
   readonly share: number;
+  /** The (single) member has unknown outcomes, so it was not classified with anyone. */
+  readonly unknown: boolean;
 }
 
-/** Timeouts and crashes: excluded from every count, reported here. @public */
+/** Timeouts and crashes, and how they counted (see `MeasureOptions.unknown`). @public */
 export interface UnknownCounts {
   /** Candidate cells with a timeout or crash outcome. */
   readonly cells: number;
   readonly timeouts: number;
   readonly crashes: number;
-  /** Reference cells with a timeout or crash (those inputs leave the error estimate). */
+  /** Per candidate (in candidate order): its cells with a timeout or crash outcome. */
+  readonly perCandidate: readonly number[];
+  /** Reference cells with a timeout or crash: the error on those inputs is bracketed by [0, 1]. */
   readonly referenceCells: number;
-  /** Inputs left out of the incoherence estimate: fewer than two known candidate outcomes. */
+  /** Inputs left out of the incoherence estimate: fewer than two counted candidate outcomes. */
   readonly inputs: number;
+}
+
+/** Per candidate: whether it ever returned a value, and its first load failure. @public */
+export interface CandidateRan {
+  /** Returned a value (not an exception, timeout or crash) on at least one input. */
+  readonly returned: boolean;
+  /** The first load failure (`CompileError: …`, `EntryNotFound: …`), or null. */
+  readonly loadProblem: string | null;
+  /** The first outcome that was not a value, described; null when it always returned. */
+  readonly firstProblem: string | null;
 }
 
 /**
  * Reads outcome matrices chunk by chunk and keeps only what the measures need: per-input numbers
  * and, per candidate, the id of its agreement group on each input. Outputs themselves are
- * dropped with their chunk, so memory does not grow with n × m × output size.
+ * dropped with their chunk, so memory does not grow with n × m × output size. Every per-input
+ * number is computed in {@link Accumulator.add}, the one loop over inputs.
  * @internal
  */
 export class Accumulator {
   /**
    * Per input: disagreement d_j in [0, 1] (with `paired`: the share of its draws whose random
-   * pair disagreed), or null with fewer than two known outcomes or no draw for incoherence.
+   * pair disagreed), or null with fewer than two counted outcomes or no draw for incoherence.
    */
   readonly disagreement: (number | null)[] = [];
   /** Per input: the i.i.d. draws of the Gen it stands for in the incoherence estimate. */
   readonly weights: number[] = [];
   /** Per input: the draws it stands for in the error estimate (the same, unless given apart). */
   readonly errorWeights: number[] = [];
-  /** Per input: whether any two known candidate outcomes disagree. */
+  /** Per input: whether any two counted candidate outcomes disagree. */
   readonly disagrees: boolean[] = [];
   /**
-   * Per input: the share e_j of known candidate cells disagreeing with the reference (with
-   * `paired`: the share of its draws whose one random candidate did), or null.
+   * Per input: the share e_j of counted candidate cells disagreeing with the reference (with
+   * `paired`: the share of its draws whose one random candidate did), or null where the
+   * reference did not return (or no cell counted).
    */
   readonly errorShare: (number | null)[] = [];
-  /** Per candidate: draws on which it disagrees with the reference, and draws with both known. */
+  /**
+   * Per input: the least and greatest e_j the evidence allows. Equal to `errorShare` where the
+   * reference returned; 0 and 1 where it did not (its output there is not known) unless unknown
+   * cells are excluded, then null.
+   */
+  readonly errorLow: (number | null)[] = [];
+  readonly errorHigh: (number | null)[] = [];
+  /** Per candidate: draws on which it disagrees with the reference, and draws compared. */
   readonly perCandidate: Array<{ wrong: number; known: number }>;
   /** Per candidate, per input: its agreement group on that input (-1: unknown). */
   readonly groups: number[][];
   readonly #rules: CellRules;
   readonly #estimator: Estimator;
   readonly #random: () => number;
+  readonly #unknownPer: number[];
+  readonly #ran: Array<{ returned: boolean; loadProblem: string | null; firstProblem: string | null }>;
   #timeouts = 0;
   #crashes = 0;
   #referenceUnknown = 0;
@@ -64,6 +92,8 @@ export class Accumulator {
   constructor(m: number, rules: CellRules, estimator: Estimator, seed: number) {
     this.perCandidate = Array.from({ length: m }, () => ({ wrong: 0, known: 0 }));
     this.groups = Array.from({ length: m }, () => []);
+    this.#unknownPer = Array.from({ length: m }, () => 0);
+    this.#ran = Array.from({ length: m }, () => ({ returned: false, loadProblem: null, firstProblem: null }));
     this.#rules = rules;
     this.#estimator = estimator;
     this.#random = seededRandom(seed);
@@ -81,21 +111,21 @@ export class Accumulator {
     readonly weights?: readonly number[];
     readonly errorWeights?: readonly number[];
   }): void {
-    const compare = this.#rules.compare;
+    const rules = this.#rules;
     const m = matrix.outcomes.length;
-    for (const row of matrix.outcomes)
-      for (const o of row) {
-        if (o.kind === 'timeout') this.#timeouts++;
-        else if (o.kind === 'crash') this.#crashes++;
-      }
     const column: Cell[] = new Array(m);
     for (let j = 0; j < matrix.inputs.length; j++) {
-      for (let i = 0; i < m; i++) column[i] = toCell(matrix.outcomes[i]?.[j] as never, this.#rules);
+      for (let i = 0; i < m; i++) {
+        const o = matrix.outcomes[i]?.[j] as Outcome;
+        const cell = toCell(o, rules);
+        column[i] = cell;
+        this.#note(i, o, cell);
+      }
       const w = matrix.weights?.[j] ?? 1;
       const we = matrix.errorWeights?.[j] ?? w;
       this.weights.push(w);
       this.errorWeights.push(we);
-      const { agree, total } = pairCounts(column, compare);
+      const { agree, total } = pairCounts(column, rules);
       this.disagrees.push(agree < total);
       if (total === 0) {
         this.#unknownInputs++;
@@ -110,7 +140,7 @@ export class Accumulator {
         let hits = 0;
         let decided = 0;
         for (let k = 0; k < w; k++) {
-          const r = randomPairDisagrees(column, compare, this.#random);
+          const r = randomPairDisagrees(column, rules, this.#random);
           if (r === null) continue;
           decided++;
           if (r) hits++;
@@ -118,52 +148,92 @@ export class Accumulator {
         this.disagreement.push(decided === 0 ? null : hits / decided);
       }
       this.#group(column);
-      const refOutcome = matrix.reference?.outcomes[j];
-      const ref = refOutcome ? toCell(refOutcome, this.#rules) : null;
-      if (ref?.key === null) this.#referenceUnknown++;
-      if (!ref || ref.key === null) {
-        this.errorShare.push(null);
-        continue;
-      }
-      let wrong = 0;
-      let known = 0;
-      const isWrong: boolean[] = [];
-      column.forEach((cell, i) => {
-        if (cell.key === null) return;
-        // Undecided against the reference (a digest under a tolerance): not evidence either way.
-        const agrees = relate(cell, ref, compare);
-        if (agrees === null) return;
-        known++;
-        const bad = !agrees;
-        isWrong.push(bad);
-        const stats = this.perCandidate[i] as { wrong: number; known: number };
-        stats.known += we;
-        if (bad) {
-          wrong++;
-          stats.wrong += we;
-        }
-      });
-      if (known === 0 || we === 0) this.errorShare.push(null);
-      else if (this.#estimator === 'all-pairs') this.errorShare.push(wrong / known);
-      else {
-        // The paper's error: one uniformly random (known) candidate per draw.
-        let hits = 0;
-        for (let k = 0; k < we; k++) if (isWrong[Math.floor(this.#random() * known)]) hits++;
-        this.errorShare.push(hits / we);
-      }
+      this.#error(column, matrix.reference?.outcomes[j], we);
     }
   }
 
-  /** Greedy agreement groups of one input: each candidate joins the first group it agrees with. */
+  /** Counts the unknown outcomes and remembers whether each candidate ever ran. */
+  #note(i: number, o: Outcome, cell: Cell): void {
+    if (o.kind === 'timeout') this.#timeouts++;
+    else if (o.kind === 'crash') this.#crashes++;
+    if (cell.status === 'unknown') (this.#unknownPer[i] as number)++;
+    const ran = this.#ran[i] as {
+      returned: boolean;
+      loadProblem: string | null;
+      firstProblem: string | null;
+    };
+    if (cell.returned) ran.returned = true;
+    else if (ran.firstProblem === null) ran.firstProblem = describeOutcome(o);
+    if (cell.status === 'failed' && ran.loadProblem === null) ran.loadProblem = describeOutcome(o);
+  }
+
+  /**
+   * Error of one input against the reference, counted `we` times (its draws for the error): a
+   * counted cell that does not agree is wrong; a cell undecided against it (a digest under a
+   * tolerance) is no evidence either way.
+   */
+  #error(column: readonly Cell[], refOutcome: Outcome | undefined, we: number): void {
+    const ref = refOutcome ? toCell(refOutcome, this.#rules) : null;
+    const exclude = this.#rules.unknown === 'exclude';
+    if (ref && ref.status !== 'known') {
+      this.#referenceUnknown++;
+      this.errorShare.push(null);
+      // The reference's output exists but was not seen: any share of wrong cells is possible.
+      this.errorLow.push(exclude || we === 0 ? null : 0);
+      this.errorHigh.push(exclude || we === 0 ? null : 1);
+      return;
+    }
+    if (!ref) {
+      this.errorShare.push(null);
+      this.errorLow.push(null);
+      this.errorHigh.push(null);
+      return;
+    }
+    let wrong = 0;
+    let known = 0;
+    const isWrong: boolean[] = [];
+    column.forEach((cell, i) => {
+      if (!counts(cell, this.#rules.unknown)) return;
+      const agrees = relate(cell, ref, this.#rules.compare);
+      if (agrees === null) return;
+      known++;
+      isWrong.push(!agrees);
+      const stats = this.perCandidate[i] as { wrong: number; known: number };
+      stats.known += we;
+      if (!agrees) {
+        wrong++;
+        stats.wrong += we;
+      }
+    });
+    let e: number | null;
+    if (known === 0 || we === 0) e = null;
+    else if (this.#estimator === 'all-pairs') e = wrong / known;
+    else {
+      // The paper's error: one uniformly random counted candidate per draw.
+      let hits = 0;
+      for (let k = 0; k < we; k++) if (isWrong[Math.floor(this.#random() * known)]) hits++;
+      e = hits / we;
+    }
+    this.errorShare.push(e);
+    this.errorLow.push(e);
+    this.errorHigh.push(e);
+  }
+
+  /**
+   * Greedy agreement groups of one input: each known cell joins the first group it agrees with;
+   * a failed cell is a group of its own (it agrees with nothing); an unknown cell has none (-1).
+   */
   #group(column: readonly Cell[]): void {
     const reps: Cell[] = [];
     column.forEach((cell, i) => {
       let id = -1;
-      if (cell.key !== null) {
+      if (cell.status === 'known') {
         id = reps.findIndex((r) => cellsAgree(r, cell, this.#rules.compare));
-        // Undecided against some group (a digest): its group is unknown, which matches anything.
+        // Undecided against some group (a digest): its group is not known (-1), like a hang's.
         if (id < 0 && !reps.some((r) => relate(r, cell, this.#rules.compare) === null))
           id = reps.push(cell) - 1;
+      } else if (cell.status === 'failed') {
+        id = reps.push(cell) - 1;
       }
       (this.groups[i] as number[]).push(id);
     });
@@ -174,23 +244,29 @@ export class Accumulator {
       cells: this.#timeouts + this.#crashes,
       timeouts: this.#timeouts,
       crashes: this.#crashes,
+      perCandidate: [...this.#unknownPer],
       referenceCells: this.#referenceUnknown,
       inputs: this.#unknownInputs,
     };
   }
+
+  /** Per candidate: whether it ever returned a value, and its load failure if any. */
+  get ran(): readonly CandidateRan[] {
+    return this.#ran.map((r) => ({ ...r }));
+  }
 }
 
-/** The paper's estimator: one uniformly random pair of distinct known candidates (null: undecided). */
+/** The paper's estimator: one uniformly random pair of distinct counted candidates (null: undecided). */
 const randomPairDisagrees = (
   column: readonly Cell[],
-  compare: Comparator,
+  rules: Pick<CellRules, 'compare' | 'unknown'>,
   random: () => number,
 ): boolean | null => {
-  const known = column.filter((c) => c.key !== null);
-  const a = Math.floor(random() * known.length);
-  let b = Math.floor(random() * (known.length - 1));
+  const counted = column.filter((c) => counts(c, rules.unknown));
+  const a = Math.floor(random() * counted.length);
+  let b = Math.floor(random() * (counted.length - 1));
   if (b >= a) b++;
-  const r = relate(known[a] as Cell, known[b] as Cell, compare);
+  const r = relate(counted[a] as Cell, counted[b] as Cell, rules.compare);
   return r === null ? null : !r;
 };
 
@@ -218,14 +294,10 @@ export const meanOf = (
   return { mean, n, variance: n < 2 ? 0 : squares / (n - 1) };
 };
 
-/** Whether two candidates' group vectors agree wherever both are known. */
-const compatible = (a: readonly number[], b: readonly number[]): boolean =>
-  a.every((g, j) => g < 0 || (b[j] as number) < 0 || g === b[j]);
-
 /**
- * Equivalence classes of candidates by outcome vector. Identical vectors group by key first;
- * groups then merge greedily when they agree on every input where both are known (unknown cells
- * match anything), largest class first.
+ * Equivalence classes of candidates by outcome vector: candidates whose group ids are equal on
+ * every input. A vector with an unknown entry never joins a class, so neither the order of the
+ * candidates nor a hang can make a majority.
  */
 export const equivalenceClasses = (
   groups: readonly (readonly number[])[],
@@ -233,26 +305,31 @@ export const equivalenceClasses = (
 ): EquivalenceClass[] => {
   const m = groups.length;
   const byVector = new Map<string, number[]>();
+  const alone: number[][] = [];
   groups.forEach((vector, i) => {
+    if (vector.some((g) => g < 0)) {
+      alone.push([i]);
+      return;
+    }
     const key = vector.join(',');
     const members = byVector.get(key);
     if (members) members.push(i);
     else byVector.set(key, [i]);
   });
-  const classes: number[][] = [];
-  for (const members of byVector.values()) {
-    const vector = groups[members[0] as number] as number[];
-    const home = classes.find((c) => compatible(vector, groups[c[0] as number] as number[]));
-    if (home) home.push(...members);
-    else classes.push([...members]);
-  }
+  const classes = [...[...byVector.values()].map((members) => ({ members, unknown: false }))];
+  for (const members of alone) classes.push({ members, unknown: true });
   return classes
-    .map((members) => members.sort((a, b) => a - b))
-    .sort((a, b) => b.length - a.length || (a[0] as number) - (b[0] as number))
-    .map((members) => ({
+    .sort(
+      (a, b) =>
+        b.members.length - a.members.length ||
+        Number(a.unknown) - Number(b.unknown) ||
+        (a.members[0] as number) - (b.members[0] as number),
+    )
+    .map(({ members, unknown }) => ({
       members,
       labels: members.map((i) => labels[i] ?? `#${i}`),
       share: m === 0 ? 0 : members.length / m,
+      unknown,
     }));
 };
 

@@ -4,14 +4,40 @@ import { valueCellKey } from '../values/digest.ts';
 import type { Comparator, PreparedValue } from '../values/index.ts';
 
 /**
- * One outcome, prepared once for fast comparison: `key` is exact (equal keys ⇒ the outcomes
- * agree), `value` is the prepared return value when a tolerance may still make two different keys
- * agree. `key` is null for an unknown outcome (timeout, crash), which agrees or disagrees with
- * nothing (DESIGN.md "Values and outcomes").
+ * How timeouts and crashes count (DESIGN.md "Values and outcomes"):
+ * - `disagree` (default): an unknown cell disagrees with every other cell, another unknown one
+ *   included, and is wrong wherever the reference returns. The measured quantities are then
+ *   about the candidates as they behave, hangs included.
+ * - `inconclusive`: the same numbers, but any unknown candidate cell makes the verdict
+ *   inconclusive.
+ * - `exclude`: pairs and cells with an unknown outcome leave every count (the estimates are then
+ *   about the inputs where the outcomes are known, which is not an i.i.d. sample of the Gen).
+ * @public
+ */
+export type UnknownPolicy = 'disagree' | 'inconclusive' | 'exclude';
+
+/**
+ * Error classes the harness reports when a candidate could not be loaded at all: it never ran,
+ * so its cells say nothing about the task. Such a cell agrees with nothing (not even an identical
+ * load failure of another candidate) and is wrong wherever the reference returns.
+ * @public
+ */
+export const LOAD_FAILURES: ReadonlySet<string> = new Set(['CompileError', 'EntryNotFound']);
+
+/**
+ * One outcome, prepared once for fast comparison. `status`:
+ * - `known`: `key` is exact (equal keys ⇒ the outcomes agree), `value` is the prepared return
+ *   value when a tolerance may still make two different keys agree;
+ * - `unknown`: a timeout or crash; how it counts is the {@link UnknownPolicy}'s business;
+ * - `failed`: the candidate did not load (see {@link LOAD_FAILURES}); it agrees with nothing.
+ * `key` is null unless the cell is known.
  */
 export interface Cell {
+  readonly status: 'known' | 'unknown' | 'failed';
   readonly key: string | null;
   readonly value: PreparedValue | null;
+  /** Whether the candidate returned normally (a `value` outcome). */
+  readonly returned: boolean;
   /**
    * Set for an output kept only as a digest (past the run's output memory budget): `exact` when
    * a different key proves a different value under the mode (no float, no custom equality).
@@ -20,17 +46,19 @@ export interface Cell {
   readonly digest?: { readonly exact: boolean };
 }
 
-const UNKNOWN: Cell = { key: null, value: null };
+const UNKNOWN: Cell = { status: 'unknown', key: null, value: null, returned: false };
+const FAILED: Cell = { status: 'failed', key: null, value: null, returned: false };
 
-/** How outcomes become cells. */
+/** How outcomes become cells and how unknown cells count. */
 export interface CellRules {
   readonly compare: Comparator;
   /** Errors agree when their class names match; with this, their messages must match too. */
   readonly compareErrorMessages: boolean;
+  readonly unknown: UnknownPolicy;
 }
 
 /** Prepares one outcome (once per cell: the comparator's canonical key is the costly part). */
-export const toCell = (o: Outcome, rules: CellRules): Cell => {
+export const toCell = (o: Outcome, rules: Pick<CellRules, 'compare' | 'compareErrorMessages'>): Cell => {
   switch (o.kind) {
     case 'value': {
       const digest = outcomeDigest(o);
@@ -38,23 +66,35 @@ export const toCell = (o: Outcome, rules: CellRules): Cell => {
         const mode = rules.compare.mode;
         const k = digest.keys[mode];
         return {
+          status: 'known',
           key: k.key,
           value: null,
+          returned: true,
           digest: { exact: !k.inexact && (mode === 'strict' || mode === 'python') },
         };
       }
       const value = rules.compare.prepare(o.tagged);
-      return { key: valueCellKey(value.key), value };
+      return { status: 'known', key: valueCellKey(value.key), value, returned: true };
     }
     case 'invalid':
-      return { key: 'i', value: null };
+      return { status: 'known', key: 'i', value: null, returned: false };
     case 'error':
-      return { key: rules.compareErrorMessages ? `e${o.name}\u0000${o.message}` : `e${o.name}`, value: null };
+      if (LOAD_FAILURES.has(o.name)) return FAILED;
+      return {
+        status: 'known',
+        key: rules.compareErrorMessages ? `e${o.name}\u0000${o.message}` : `e${o.name}`,
+        value: null,
+        returned: false,
+      };
     case 'timeout':
     case 'crash':
       return UNKNOWN;
   }
 };
+
+/** Whether a cell takes part in the counts under the policy (excluded unknown cells do not). */
+export const counts = (cell: Cell, policy: UnknownPolicy): boolean =>
+  cell.status !== 'unknown' || policy !== 'exclude';
 
 /** Whether a different key proves that a cell and another exact cell differ. */
 const exactCell = (c: Cell, compare: Comparator): boolean => {
@@ -64,11 +104,13 @@ const exactCell = (c: Cell, compare: Comparator): boolean => {
 };
 
 /**
- * How two known cells relate: true (agree), false (disagree) or null (undecided: one is a digest
- * and a tolerance or custom equality could still make them agree). A verdict is never stronger
- * than its evidence, so undecided pairs are left out of counts, like unknown cells.
+ * How two cells relate: true (agree), false (disagree) or null (undecided: one is a digest and a
+ * tolerance or custom equality could still make them agree). Only known cells can agree; a
+ * failed or unknown cell disagrees with everything. A verdict is never stronger than its
+ * evidence, so undecided pairs are left out of counts.
  */
 export const relate = (a: Cell, b: Cell, compare: Comparator): boolean | null => {
+  if (a.key === null || b.key === null) return false;
   if (a.key === b.key) return true;
   if (a.digest !== undefined || b.digest !== undefined) {
     return exactCell(a, compare) && exactCell(b, compare) ? false : null;
@@ -77,10 +119,10 @@ export const relate = (a: Cell, b: Cell, compare: Comparator): boolean | null =>
   return compare.equal(a.value, b.value);
 };
 
-/** Agreement of two known cells (an undecided pair does not agree; see {@link relate}). */
+/** Agreement of two cells (an undecided pair does not agree; see {@link relate}). */
 export const cellsAgree = (a: Cell, b: Cell, compare: Comparator): boolean => relate(a, b, compare) === true;
 
-/** Proven disagreement of two known cells (an undecided pair does not disagree). */
+/** Proven disagreement of two cells (an undecided pair does not disagree). */
 export const cellsDisagree = (a: Cell, b: Cell, compare: Comparator): boolean =>
   relate(a, b, compare) === false;
 
@@ -103,32 +145,32 @@ export const groupByKey = (cells: readonly Cell[]): KeyGroup[] => {
 };
 
 /**
- * Agreeing and total unordered pairs among the known cells of one input. Cells with one key all
- * agree; across keys, one comparison of representatives decides for every pair (equal keys mean
- * equal normal forms), so this is exact and costs O(distinct outputs²), not O(m²).
+ * Agreeing and total unordered pairs among the counted cells of one input. Only known cells can
+ * agree; failed cells, and unknown cells unless the policy excludes them, are in the total and
+ * agree with nothing. Pairs left undecided by a digest are out of the total. Cells with one key all agree; across keys, one comparison of
+ * representatives decides for every pair (equal keys mean equal normal forms), so this is exact
+ * and costs O(distinct outputs²), not O(m²).
  */
 export const pairCounts = (
   cells: readonly Cell[],
-  compare: Comparator,
+  rules: Pick<CellRules, 'compare' | 'unknown'>,
 ): { agree: number; total: number; undecided: number } => {
   const groups = groupByKey(cells);
-  let known = 0;
+  let counted = 0;
+  for (const cell of cells) if (counts(cell, rules.unknown)) counted++;
   let agree = 0;
   let undecided = 0;
-  for (const g of groups) {
-    known += g.count;
-    agree += (g.count * (g.count - 1)) / 2;
-  }
+  for (const g of groups) agree += (g.count * (g.count - 1)) / 2;
   for (let a = 0; a < groups.length; a++) {
     const ga = groups[a] as KeyGroup;
     for (let b = a + 1; b < groups.length; b++) {
       const gb = groups[b] as KeyGroup;
       // Two cells without a value or digest (errors) with different keys: no comparison needed.
       if (ga.cell.value === null && gb.cell.value === null && !ga.cell.digest && !gb.cell.digest) continue;
-      const r = relate(ga.cell, gb.cell, compare);
+      const r = relate(ga.cell, gb.cell, rules.compare);
       if (r === true) agree += ga.count * gb.count;
       else if (r === null) undecided += ga.count * gb.count;
     }
   }
-  return { agree, total: (known * (known - 1)) / 2 - undecided, undecided };
+  return { agree, total: (counted * (counted - 1)) / 2 - undecided, undecided };
 };

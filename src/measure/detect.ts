@@ -1,11 +1,13 @@
 import type { Candidate } from '../candidates/index.ts';
 import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
+import { describeOutcome } from '../exec/outcome.ts';
 import { run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
-import { pairCounts, toCell } from './cells.ts';
+import { pairCounts, toCell, type UnknownPolicy } from './cells.ts';
 import { type DetectOptions, drawInputs, readProbability, resolveCommon } from './options.ts';
+import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, type Witness } from './witness.ts';
 
 /** Verdicts of {@link detect}. @public */
@@ -15,8 +17,10 @@ export type DetectionVerdict = 'incoherent' | 'coherent' | 'inconclusive';
 export interface Detection<A extends Args = Args> {
   /**
    * `incoherent`: two candidates disagree on `witness` (so some candidate is wrong; no false
-   * positives). `coherent`: no disagreement in N inputs, see `certificate`. `inconclusive`: fewer
-   * than N inputs with two known outcomes, see `reason`.
+   * positives; with `unknown: 'disagree'`, a timeout or crash is such a disagreement).
+   * `coherent`: no disagreement in N inputs, see `certificate`. `inconclusive`, see `reason`:
+   * fewer than N inputs counted, fewer than two candidates returned a value (identical load
+   * failures are not agreement), or (with `unknown: 'inconclusive'`) a cell timed out or crashed.
    */
   readonly verdict: DetectionVerdict;
   readonly task: string;
@@ -34,6 +38,12 @@ export interface Detection<A extends Args = Args> {
   readonly inputsCounted: number;
   /** Candidate cells with a timeout or crash outcome. */
   readonly unknownCells: number;
+  /** Per candidate (in candidate order): its cells with a timeout or crash outcome. */
+  readonly unknownPerCandidate: readonly number[];
+  /** How timeouts and crashes counted (see `DetectOptions.unknown`). */
+  readonly unknownPolicy: UnknownPolicy;
+  /** {@link poolIdentity} of the task and these candidates. */
+  readonly pool: string;
   readonly witness: Witness<A> | null;
   /** "incoherence ≤ ε with confidence 1 − δ (for these m candidates and this Gen)", when coherent. */
   readonly certificate: string | null;
@@ -83,6 +93,16 @@ export const detect = async <A extends Args>(
   let inputsRun = 0;
   let counted = 0;
   let unknownCells = 0;
+  const unknownPer = candidates.map(() => 0);
+  const ran = candidates.map(() => ({
+    returned: false,
+    loadProblem: null as string | null,
+    firstProblem: null as string | null,
+  }));
+  // With 'inconclusive', an unknown cell neither witnesses nor counts; it only makes the verdict
+  // inconclusive. Pairs are then counted as under 'exclude'.
+  const countRules =
+    r.rules.unknown === 'inconclusive' ? { ...r.rules, unknown: 'exclude' as const } : r.rules;
   let found: number | null = null;
   let isolation: IsolationUsed = 'none';
   for (
@@ -94,9 +114,20 @@ export const detect = async <A extends Args>(
     const matrix = await run(task, candidates, slice, { ...r.run, signal: r.signal });
     isolation = combineIsolation(isolation, matrix.isolation);
     for (let j = 0; j < slice.length; j++) {
-      const cells = matrix.outcomes.map((row) => toCell(row[j] as never, r.rules));
-      unknownCells += cells.filter((c) => c.key === null).length;
-      const { agree, total, undecided } = pairCounts(cells, r.rules.compare);
+      const cells = matrix.outcomes.map((row, i) => {
+        const o = row[j] as never;
+        const cell = toCell(o, r.rules);
+        const seen = ran[i] as (typeof ran)[number];
+        if (cell.returned) seen.returned = true;
+        else if (seen.firstProblem === null) seen.firstProblem = describeOutcome(o);
+        if (cell.status === 'failed' && seen.loadProblem === null) seen.loadProblem = describeOutcome(o);
+        if (cell.status === 'unknown') {
+          unknownCells++;
+          unknownPer[i] = (unknownPer[i] as number) + 1;
+        }
+        return cell;
+      });
+      const { agree, total, undecided } = pairCounts(cells, countRules);
       const w = weights[next] as number;
       next++;
       inputsRun += w;
@@ -120,8 +151,28 @@ export const detect = async <A extends Args>(
     inputsRun,
     inputsCounted: counted,
     unknownCells,
+    unknownPerCandidate: unknownPer,
+    unknownPolicy: r.rules.unknown,
+    pool: poolIdentity(
+      task.name,
+      candidates.map((c) => c.id),
+    ),
     isolation,
   };
+  const silent = silentPoolReason(
+    candidates.map((c) => c.label),
+    ran,
+  );
+  if (silent !== null) {
+    return {
+      ...base,
+      verdict: 'inconclusive',
+      witness: null,
+      certificate: null,
+      reason: silent,
+      durationMs: performance.now() - started,
+    };
+  }
   if (found !== null) {
     const witness = await buildWitness(r, inputs, found, 'candidates disagree');
     return {
@@ -133,7 +184,7 @@ export const detect = async <A extends Args>(
       durationMs: performance.now() - started,
     };
   }
-  if (counted >= required) {
+  if (counted >= required && !(r.rules.unknown === 'inconclusive' && unknownCells > 0)) {
     return {
       ...base,
       verdict: 'coherent',
@@ -146,7 +197,9 @@ export const detect = async <A extends Args>(
   const reason =
     draws < required
       ? `the inputs (${r.genDescription}) gave only ${draws} of the ${required} needed`
-      : `only ${counted} of ${required} inputs had two or more known outcomes (${unknownCells} timeouts or crashes)`;
+      : counted < required
+        ? `only ${counted} of ${required} inputs had two or more known outcomes (${unknownCells} timeouts or crashes)`
+        : `${unknownCells} candidate cells timed out or crashed (unknown: 'inconclusive')`;
   return {
     ...base,
     verdict: 'inconclusive',

@@ -4,10 +4,11 @@ import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts
 import { BUDGET_SPENT, type Outcome } from '../exec/outcome.ts';
 import { type MatrixRow, run } from '../exec/run.ts';
 import type { Args } from '../inputs/gen-contract.ts';
-import type { Interval } from '../stats/index.ts';
+import { bracketedInterval, type Interval } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import {
   Accumulator,
+  type CandidateRan,
   type EquivalenceClass,
   equivalenceClasses,
   intervalOf,
@@ -15,6 +16,7 @@ import {
   semanticEntropy,
   type UnknownCounts,
 } from './analyze.ts';
+import type { UnknownPolicy } from './cells.ts';
 import {
   drawInputs,
   type Estimator,
@@ -23,6 +25,7 @@ import {
   readProbability,
   resolveCommon,
 } from './options.ts';
+import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, pickWitness, type Witness } from './witness.ts';
 
 /** One candidate's share of inputs where it disagrees with the reference. @public */
@@ -56,20 +59,42 @@ export interface Measurement<A extends Args = Args> {
    * number of fixed inputs. Distinct inputs ran once each: see `inputs`.
    */
   readonly n: number;
+  /** Inputs asked for (`n`, else 1000 from a Gen, else the fixed list's length). */
+  readonly asked: number;
   readonly delta: number;
+  /** How timeouts and crashes counted (see `MeasureOptions.unknown`). */
+  readonly unknownPolicy: UnknownPolicy;
+  /** {@link poolIdentity} of the task and these candidates. */
+  readonly pool: string;
+  /**
+   * Why the numbers do not support a verdict, or null when they do: fewer than two candidates
+   * returned a value (each one's problem named), the Gen gave fewer inputs than `minInputs`, or
+   * (with `unknown: 'inconclusive'`) some cell timed out or crashed. Matchers fail both ways
+   * on an inconclusive measurement.
+   */
+  readonly inconclusive: string | null;
   /**
    * Î with its interval at 1 − δ (all-pairs: Hoeffding ∩ empirical Bernstein; paired: Hoeffding;
    * see `intervalOf`); `n` counts the draws with two or more known outcomes. Null
    * when none had (fewer than two candidates, or everything timed out).
    */
   readonly incoherence: Interval | null;
-  /** Ê with its interval (as for `incoherence`); null without a reference. */
+  /**
+   * Ê with its interval (as for `incoherence`); null without a reference. The share of
+   * (candidate, draw) cells that differ from the reference, where a candidate that does not
+   * return (or did not load) is wrong. Where the reference itself did not return, the truth is
+   * not known: those inputs count as 0 for the lower end and 1 for the upper end (a Hoeffding
+   * interval around the two), and leave the estimate.
+   */
   readonly error: Interval | null;
   /** Per-candidate error against the reference (empty without one). */
   readonly candidateErrors: readonly CandidateError[];
   /**
-   * E ≥ max(0, Î − ε) / 2 with confidence 1 − δ (Theorem 4.1 with the incoherence interval's half-width ε). Needs
-   * no reference. Null when incoherence is.
+   * E ≥ max(0, Î − ε) / 2 with confidence 1 − δ (Theorem 4.1 with the incoherence interval's
+   * half-width ε), about the same E as `error`: the chance that a random one of these candidates
+   * is wrong on an input from the Gen. Needs no reference. Unless unknown cells are excluded, it
+   * is computed from the same cells as `error` (a pair disagrees only if one of its cells is
+   * wrong), so it never exceeds `error.upper`. Null when incoherence is.
    */
   readonly errorLowerBound: number | null;
   /** Inputs on which at least two candidates disagree. */
@@ -92,6 +117,8 @@ export interface Measurement<A extends Args = Args> {
   readonly weights: readonly number[];
   /** Who ran: labels, ids, tags and run statistics of each candidate. */
   readonly candidates: readonly MatrixRow[];
+  /** Per candidate: whether it ever returned a value, and its load failure if any. */
+  readonly ran: readonly CandidateRan[];
   /** What the untrusted candidates ran under (`'none'`: only trusted functions ran). */
   readonly isolation: IsolationUsed;
 }
@@ -124,7 +151,9 @@ const mergeStats = (acc: readonly MatrixRow[], next: readonly MatrixRow[]): Matr
 /**
  * Measures incoherence (and error, with a reference) over the full outcome matrix, as DESIGN.md
  * "Measures" defines: all m candidates and the reference run on the same n inputs; timeouts and
- * crashes are unknown and counted apart. Throws a `CrosscheckError` only for misuse.
+ * crashes count as the `unknown` option says (by default as disagreements, and as wrong where the
+ * reference returns), and are counted apart. `inconclusive` says when the numbers support no
+ * verdict. Throws a `CrosscheckError` only for misuse.
  * @public
  */
 export const measure = async <A extends Args>(
@@ -148,6 +177,9 @@ export const measure = async <A extends Args>(
   }
   const drawn = await drawInputs(r, n);
   const { inputs, weights } = drawn;
+  const asked = n ?? (r.gen ? 1000 : (r.source as readonly A[]).length);
+  const minInputs =
+    options.minInputs === undefined ? asked : readCount(WHERE, 'minInputs', options.minInputs, asked);
   if (inputs.length === 0) {
     throw new CrosscheckError(
       'INVALID_INPUT',
@@ -191,7 +223,22 @@ export const measure = async <A extends Args>(
   const inc = meanOf(analysis.disagreement, analysis.weights);
   const incoherence = inc.n > 0 ? intervalOf(estimator, inc, delta) : null;
   const err = meanOf(analysis.errorShare, analysis.errorWeights);
-  const error = reference && err.n > 0 ? intervalOf(estimator, err, delta) : null;
+  const low = meanOf(analysis.errorLow, analysis.errorWeights);
+  const high = meanOf(analysis.errorHigh, analysis.errorWeights);
+  // Where the reference always returned, low = high = the estimate: the estimator's own interval.
+  const bracketed = low.n !== err.n || low.mean !== high.mean;
+  const error =
+    reference && low.n > 0
+      ? bracketed
+        ? bracketedInterval(
+            err.n > 0 ? err.mean : (low.mean + high.mean) / 2,
+            low.mean,
+            high.mean,
+            low.n,
+            delta,
+          )
+        : intervalOf(estimator, err, delta)
+      : null;
   const candidateErrors: CandidateError[] = reference
     ? analysis.perCandidate.map((s, i) => {
         const row = rows[i];
@@ -217,6 +264,18 @@ export const measure = async <A extends Args>(
     if (wrong !== null) witness = await buildWitness(r, inputs, wrong, 'differs from the reference');
   }
 
+  const ran = analysis.ran;
+  const unknown = analysis.unknown;
+  const reasons = [
+    candidates.length >= 2 ? silentPoolReason(labels, ran) : null,
+    drawn.draws < minInputs
+      ? `the inputs (${r.genDescription}) gave only ${drawn.draws} of the ${asked} asked (minInputs ${minInputs}); a Gen that runs short is not the distribution asked for`
+      : null,
+    r.rules.unknown === 'inconclusive' && unknown.cells > 0
+      ? `${unknown.cells} candidate cells timed out or crashed (unknown: 'inconclusive')`
+      : null,
+  ].filter((x): x is string => x !== null);
+
   return {
     task: task.name,
     gen: r.genDescription,
@@ -226,13 +285,20 @@ export const measure = async <A extends Args>(
     equality: r.equalityName,
     m: candidates.length,
     n: drawn.draws,
+    asked,
     delta,
+    unknownPolicy: r.rules.unknown,
+    pool: poolIdentity(
+      task.name,
+      candidates.map((c) => c.id),
+    ),
+    inconclusive: reasons.length === 0 ? null : reasons.join('; '),
     incoherence,
     error,
     candidateErrors,
     errorLowerBound: incoherence ? Math.max(0, incoherence.estimate - incoherence.epsilon) / 2 : null,
     disagreements: disagreeing.length,
-    unknown: analysis.unknown,
+    unknown,
     classes,
     plurality,
     majority: plurality.share > 0.5 ? plurality : null,
@@ -242,6 +308,7 @@ export const measure = async <A extends Args>(
     inputs,
     weights,
     candidates: rows,
+    ran,
     isolation,
   };
 };

@@ -5,7 +5,7 @@ import { argsKey } from '../inputs/canonical-key.ts';
 import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { comparator, type Equality } from '../values/index.ts';
-import type { CellRules } from './cells.ts';
+import type { CellRules, UnknownPolicy } from './cells.ts';
 
 /** Options shared by {@link measure} and {@link detect}. All optional. @public */
 export interface CommonOptions<A extends Args = Args> {
@@ -30,6 +30,15 @@ export interface CommonOptions<A extends Args = Args> {
    * @defaultValue false
    */
   compareErrorMessages?: boolean;
+  /**
+   * How timeouts and crashes count. `'disagree'`: an unknown cell disagrees with every other
+   * cell (another unknown one too) and is wrong wherever the reference returns, so a candidate
+   * that hangs cannot pass. `'inconclusive'`: the same numbers, but any unknown candidate cell
+   * makes the verdict inconclusive. `'exclude'`: unknown cells leave every count; the estimates
+   * are then only about the inputs where outcomes are known (use it to reproduce the paper).
+   * @defaultValue 'disagree'
+   */
+  unknown?: UnknownPolicy;
   /**
    * Shrink the witness (a distinguishing input) while the disagreement persists; a number caps
    * the shrink steps (each runs every candidate once).
@@ -62,6 +71,13 @@ export interface MeasureOptions<A extends Args = Args> extends CommonOptions<A> 
    * @defaultValue 'all-pairs'
    */
   estimator?: Estimator;
+  /**
+   * Fewest inputs to accept. A Gen that yields fewer distinct inputs than asked (its domain is
+   * small or its filters reject most draws) makes the measurement inconclusive unless at least
+   * this many ran.
+   * @defaultValue the number asked (`n`, else 1000 from a Gen, else the whole fixed list)
+   */
+  minInputs?: number;
 }
 
 /** Options of {@link detect}. @public */
@@ -123,6 +139,22 @@ const readSeed = (where: string, seed: unknown): number => {
     );
   }
   return seed as number;
+};
+
+const UNKNOWN_POLICIES: readonly UnknownPolicy[] = ['disagree', 'inconclusive', 'exclude'];
+
+const readUnknown = (where: string, unknown: unknown): UnknownPolicy => {
+  if (unknown === undefined) return 'disagree';
+  if (!UNKNOWN_POLICIES.includes(unknown as UnknownPolicy)) {
+    invalid(
+      where,
+      'unknown',
+      "must be 'disagree', 'inconclusive' or 'exclude'",
+      unknown,
+      "Pass e.g. { unknown: 'disagree' } (a timeout or crash counts as a disagreement).",
+    );
+  }
+  return unknown as UnknownPolicy;
 };
 
 const readShrink = (where: string, shrink: unknown): number => {
@@ -201,7 +233,11 @@ export const resolveCommon = <A extends Args>(
     gen,
     genDescription: gen ? gen.description : `${(source as readonly A[]).length} fixed inputs`,
     seed: readSeed(where, options.seed),
-    rules: { compare, compareErrorMessages: options.compareErrorMessages === true },
+    rules: {
+      compare,
+      compareErrorMessages: options.compareErrorMessages === true,
+      unknown: readUnknown(where, options.unknown),
+    },
     equalityName: typeof equality === 'function' ? 'custom' : equality,
     shrinkSteps: readShrink(where, options.shrink),
     run: Object.assign(Object.create(null), options.run),

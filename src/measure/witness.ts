@@ -49,11 +49,14 @@ const safeWire = (args: Args): string => {
 /** Whether the cells of one input show the disagreement `reason` names. */
 const shows = (reason: WitnessReason, cells: readonly Cell[], ref: Cell | null, r: Resolved): boolean => {
   if (reason === 'candidates disagree') {
-    const { agree, total } = pairCounts(cells, r.rules.compare);
+    const { agree, total } = pairCounts(cells, r.rules);
     return agree < total;
   }
-  if (!ref || ref.key === null) return false;
-  return cells.some((c) => c.key !== null && cellsDisagree(c, ref, r.rules.compare));
+  if (ref?.status !== 'known') return false;
+  return cells.some(
+    (c) =>
+      (c.status !== 'unknown' || r.rules.unknown !== 'exclude') && cellsDisagree(c, ref, r.rules.compare),
+  );
 };
 
 /** Least complex of the inputs that show a disagreement, so shrinking starts small. */
@@ -83,7 +86,7 @@ const groupOutputs = (
     const cell = toCell(o, r.rules);
     const label = labels[i] ?? `#${i}`;
     const home = groups.find((g) =>
-      cell.key === null || g.cell.key === null
+      cell.status !== 'known' || g.cell.status !== 'known'
         ? describeOutcome(g.outcome) === describeOutcome(o)
         : cellsAgree(g.cell, cell, r.rules.compare),
     );
@@ -111,10 +114,13 @@ export const buildWitness = async <A extends Args>(
   const labels = r.candidates.map((c) => c.label);
   let args = original;
   let shrink: Witness['shrink'] = null;
-  if (r.shrinkSteps > 0) {
+  // A witness with a timeout or crash is not shrunk: every step would wait for the hang again.
+  const first = await runOne(r, original);
+  const hangs = first.outcomes.some((o) => o.kind === 'timeout' || o.kind === 'crash');
+  if (r.shrinkSteps > 0 && !hangs) {
     // Where the reference answers the original, a shrunk input must be one it answers too (a
     // valid input of the task), whatever the Gen's own filters say.
-    const referenceAnswers = (await runOne(r, original)).reference?.kind === 'value';
+    const referenceAnswers = first.reference?.kind === 'value';
     const result = await shrinkWitness(
       r.gen,
       original,
@@ -129,7 +135,7 @@ export const buildWitness = async <A extends Args>(
     args = result.args;
     shrink = { steps: result.steps, improvements: result.improvements, via: result.via };
   }
-  const { outcomes, reference } = await runOne(r, args);
+  const { outcomes, reference } = args === original ? first : await runOne(r, args);
   return {
     reason,
     args,

@@ -25,6 +25,30 @@ export const errorCell = (row: CheckRow): string =>
       ? GLYPHS.none
       : `≥ ${num(row.errorLowerBound)}`;
 
+/**
+ * The unknown cells of a check: `3 (slow 3)`, `inconclusive` when the evidence supported no
+ * verdict, the none glyph when the check ran no code.
+ */
+export const unknownCell = (row: CheckRow): string => {
+  const who = row.unknownByCandidate.map((u) => `${u.label} ${u.cells}`).join(', ');
+  const cells = row.unknownCells === null ? GLYPHS.none : `${row.unknownCells}${who ? ` (${who})` : ''}`;
+  return row.inconclusive === null ? cells : `${cells}, inconclusive`;
+};
+
+/** Whether the summary has anything to show in an unknown column (tables without it stay as they were). */
+export const hasUnknown = (rows: readonly CheckRow[]): boolean =>
+  rows.some((r) => (r.unknownCells ?? 0) > 0 || r.inconclusive !== null);
+
+/** The suite's unknown cells and inconclusive checks, or null when there are none. */
+export const unknownSuiteText = (s: {
+  readonly unknownCells: number;
+  readonly checksWithUnknown: number;
+  readonly inconclusiveChecks: number;
+}): string | null =>
+  s.unknownCells === 0 && s.inconclusiveChecks === 0
+    ? null
+    : `${s.unknownCells} unknown cells (timeouts, crashes) in ${s.checksWithUnknown} checks; ${s.inconclusiveChecks} inconclusive`;
+
 const ISOLATION_TEXT = {
   os: 'os (bubblewrap sandbox)',
   process: 'process (no OS boundary)',

@@ -1,5 +1,5 @@
 import { GLYPHS } from './figures.ts';
-import { checkName, classesText, errorCell, estimate, num, pacText } from './format.ts';
+import { checkName, classesText, errorCell, estimate, num, pacText, unknownCell } from './format.ts';
 import type { Summary } from './summary.ts';
 
 /**
@@ -32,6 +32,8 @@ interface Row {
   readonly p: string;
   readonly r: number | null;
   readonly cl: string;
+  /** Unknown cells (timeouts, crashes) and whether the check was inconclusive; null when neither. */
+  readonly u: string | null;
   readonly s: number | null;
   readonly w: {
     readonly input: string;
@@ -60,6 +62,7 @@ const rowsOf = (summary: Summary): Row[] =>
     p: pacText(r.pac),
     r: r.spearman === null ? null : Number(num(r.spearman, 2)),
     cl: classesText(r.classes, r.m),
+    u: (r.unknownCells ?? 0) > 0 || r.inconclusive !== null ? unknownCell(r) : null,
     s: r.seed,
     w: r.witnessDetail
       ? {
@@ -114,7 +117,7 @@ if(st.sort){var k=st.sort,d=st.desc?-1:1;out.sort(function(a,b){var x=rows[a][k]
 return out;}
 function detail(r){var td=el('td');td.colSpan=COLS.length;var dl=el('dl');
 function add(k,v){dl.appendChild(el('dt',k));dl.appendChild(el('dd',v));}
-add('test',r.te+(r.fi?'  ('+r.fi+')':''));add('seed',r.s===null?'\\u2014':r.s);if(r.r!==null)add('Spearman \\u03c1',r.r);
+add('test',r.te+(r.fi?'  ('+r.fi+')':''));add('seed',r.s===null?'\\u2014':r.s);if(r.r!==null)add('Spearman \\u03c1',r.r);if(r.u!==null)add('unknown cells',r.u);
 if(r.w){add('witness',r.w.input+(r.w.original&&r.w.original!==r.w.input?'   (shrunk from '+r.w.original+')':''));if(r.w.reason)add('why',r.w.reason);
 r.w.outputs.forEach(function(o){add(o.labels.join(', '),'\\u2192 '+o.outcome);});if(r.w.reference!==null)add('reference','\\u2192 '+r.w.reference);}
 else add('witness','none recorded (no disagreement was seen, or this kind of check has none)');

@@ -41,6 +41,8 @@ export {
   rankingRecord,
   serializeRecord,
   type TestIdentity,
+  type UnknownRecord,
+  unknownRecord,
   type WitnessRecord,
 } from './record.ts';
 export { renderHtml } from './render-html.ts';

@@ -49,6 +49,20 @@ export interface WitnessRecord {
 export interface ClassRecord {
   readonly labels: readonly string[];
   readonly share: number;
+  /** Its one member had timeouts or crashes, so it was not classified (absent in older records). */
+  readonly unknown?: boolean;
+}
+
+/** Timeouts and crashes of a check, and how they counted. @public */
+export interface UnknownRecord {
+  /** Candidate cells with a timeout or crash. */
+  readonly cells: number;
+  /** Reference cells with a timeout or crash. */
+  readonly referenceCells: number;
+  /** The `unknown` option: `disagree`, `inconclusive` or `exclude`. */
+  readonly policy: string;
+  /** Per candidate with any unknown cell. */
+  readonly perCandidate: ReadonlyArray<{ readonly label: string; readonly cells: number }>;
 }
 
 /** Payload of a `coherence` record (`toHaveIncoherenceBelow`). @public */
@@ -164,6 +178,15 @@ export interface RecordBase<K extends RecordKind = RecordKind> {
    * record predates the field.
    */
   readonly isolation: IsolationUsed | null;
+  /**
+   * Which pool was checked: `poolIdentity(task, candidate ids)`. Error and disagreement are only
+   * compared within one pool. Null when the check ran no pool (ranking) or the record is older.
+   */
+  readonly pool: string | null;
+  /** Timeouts and crashes; null when the check ran no code or the record is older. */
+  readonly unknown: UnknownRecord | null;
+  /** Why the evidence supports no verdict (the check then failed both ways), or null. */
+  readonly inconclusive: string | null;
   readonly tokens: {
     readonly prompt: number;
     readonly completion: number;
@@ -230,6 +253,9 @@ const base = <K extends RecordKind>(
   classes: fields.classes ?? [],
   timings: fields.timings ?? { durationMs: 0 },
   isolation: fields.isolation ?? null,
+  pool: fields.pool ?? null,
+  unknown: fields.unknown ?? null,
+  inconclusive: fields.inconclusive ?? null,
   tokens: fields.tokens ?? null,
   data,
 });
@@ -241,9 +267,32 @@ const fromMeasurement = (m: Measurement) => ({
   n: m.n,
   gen: m.gen,
   witness: witnessRecord(m.witness),
-  classes: m.classes.map((c) => ({ labels: [...c.labels], share: c.share })),
+  classes: m.classes.map((c) => ({ labels: [...c.labels], share: c.share, unknown: c.unknown })),
   timings: { durationMs: m.durationMs },
   isolation: m.isolation,
+  pool: m.pool,
+  unknown: unknownRecord(
+    m.unknown.cells,
+    m.unknown.referenceCells,
+    m.unknownPolicy,
+    m.candidates.map((c) => c.label),
+    m.unknown.perCandidate,
+  ),
+  inconclusive: m.inconclusive,
+});
+
+/** The unknown-cell summary of a check. @public */
+export const unknownRecord = (
+  cells: number,
+  referenceCells: number,
+  policy: string,
+  labels: readonly string[],
+  perCandidate: readonly number[],
+): UnknownRecord => ({
+  cells,
+  referenceCells,
+  policy,
+  perCandidate: perCandidate.flatMap((k, i) => (k > 0 ? [{ label: labels[i] ?? `#${i}`, cells: k }] : [])),
 });
 
 /** Record of an incoherence estimate against a bound. @public */
@@ -273,7 +322,11 @@ export const errorRecord = (m: Measurement, maxError: number, ctx: RecordContext
   });
 
 /** Record of a PAC detection. @public */
-export const detectionRecord = (d: Detection, ctx: RecordContext): RecordBase<'detection'> =>
+export const detectionRecord = (
+  d: Detection,
+  ctx: RecordContext,
+  labels?: readonly string[],
+): RecordBase<'detection'> =>
   base(
     'detection',
     ctx,
@@ -286,6 +339,9 @@ export const detectionRecord = (d: Detection, ctx: RecordContext): RecordBase<'d
       witness: witnessRecord(d.witness),
       timings: { durationMs: d.durationMs },
       isolation: d.isolation,
+      pool: d.pool,
+      unknown: unknownRecord(d.unknownCells, 0, d.unknownPolicy, labels ?? [], d.unknownPerCandidate),
+      inconclusive: d.verdict === 'inconclusive' ? d.reason : null,
     },
     {
       verdict: d.verdict,
@@ -377,6 +433,7 @@ export const parseRecord = (input: string | unknown): CrosscheckRecord => {
       { where },
     );
   }
-  // Records written before the isolation field existed say nothing about it.
-  return (Object.hasOwn(r, 'isolation') ? r : { ...r, isolation: null }) as CrosscheckRecord;
+  // Records written before a field existed say nothing about it.
+  const defaults = { isolation: null, pool: null, unknown: null, inconclusive: null };
+  return { ...defaults, ...r } as CrosscheckRecord;
 };

@@ -1,5 +1,5 @@
 import { GLYPHS } from './figures.ts';
-import { isolationText, num, pct, ratio, rhoStrength } from './format.ts';
+import { isolationText, num, pct, ratio, rhoStrength, unknownSuiteText } from './format.ts';
 import { checksSection, TABLE_STYLE } from './html-table.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport } from './report.ts';
@@ -133,6 +133,9 @@ const suiteCards = (summary: Summary): string => {
     card(num(s.meanIncoherence), 'mean incoherence'),
     card(num(s.meanErrorLowerBound), 'mean error lower bound'),
     card(isolationText(s), 'isolation'),
+    ...(unknownSuiteText(s) === null
+      ? []
+      : [card(String(s.unknownCells), `unknown cells; ${s.inconclusiveChecks} inconclusive checks`)]),
   ];
   const r = s.references;
   if (r) {

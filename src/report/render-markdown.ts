@@ -4,12 +4,15 @@ import {
   classesText,
   errorCell,
   estimate,
+  hasUnknown,
   isolationText,
   num,
   pacText,
   pct,
   ratio,
   rhoStrength,
+  unknownCell,
+  unknownSuiteText,
 } from './format.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport } from './report.ts';
@@ -29,9 +32,25 @@ const table = (
   ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
 ];
 
-const checks = (summary: Summary): string[] =>
-  table(
-    ['', 'task', 'model', 'check', 'm', 'n', 'Î ± ε', 'error', 'PAC', 'ρ', 'classes', 'seed'],
+const checks = (summary: Summary): string[] => {
+  // The unknown column shows whenever a check had timeouts or crashes, or was inconclusive.
+  const unknown = hasUnknown(summary.rows);
+  return table(
+    [
+      '',
+      'task',
+      'model',
+      'check',
+      'm',
+      'n',
+      'Î ± ε',
+      'error',
+      'PAC',
+      'ρ',
+      ...(unknown ? ['unknown'] : []),
+      'classes',
+      'seed',
+    ],
     summary.rows.map((r) => [
       `${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail}${r.disagreement ? ` ${GLYPHS.flag}` : ''}`,
       r.task ?? r.test ?? GLYPHS.none,
@@ -43,11 +62,13 @@ const checks = (summary: Summary): string[] =>
       errorCell(r),
       pacText(r.pac),
       r.spearman === null ? GLYPHS.none : num(r.spearman, 2),
+      ...(unknown ? [unknownCell(r)] : []),
       classesText(r.classes, r.m),
       r.seed === null ? GLYPHS.none : String(r.seed),
     ]),
-    [4, 5, 9, 11],
+    [4, 5, 9, unknown ? 12 : 11],
   );
+};
 
 const MAX_WITNESSES = 50;
 
@@ -84,6 +105,7 @@ const suite = (summary: Summary): string[] => {
     `- **${s.checks}** checks, **${s.failedChecks}** failed; **${s.distinctTasks}** tasks${s.tasks !== s.distinctTasks ? ` (${s.tasks} task × model pairs)` : ''}, **${s.flaggedTasks}** ${s.tasks !== s.distinctTasks ? 'pairs ' : ''}flagged (candidates disagree)`,
     `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
     `- isolation: ${isolationText(s)}`,
+    ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
   ];
   const r = s.references;
   if (r) {

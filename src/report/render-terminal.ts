@@ -6,6 +6,7 @@ import {
   classesText,
   errorCell,
   estimate,
+  hasUnknown,
   isolationText,
   ms,
   num,
@@ -13,6 +14,8 @@ import {
   pct,
   ratio,
   rhoStrength,
+  unknownCell,
+  unknownSuiteText,
 } from './format.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport, RunInfo } from './report.ts';
@@ -76,6 +79,10 @@ const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): strin
       { header: `Î ${GLYPHS.pm} ε`, cells: rows.map((r) => estimate(r.incoherence)) },
       { header: 'error', cells: rows.map(errorCell) },
       { header: 'PAC', cells: rows.map((r) => pacText(r.pac)), drop: 2 },
+      // Shown whenever a check had timeouts or crashes, or was inconclusive.
+      ...(hasUnknown(rows)
+        ? [{ header: 'unknown', cells: rows.map(unknownCell), paint: (s: string) => c.yellow(s) }]
+        : []),
       { header: 'classes', cells: rows.map((r) => classesText(r.classes, r.m)), drop: 5 },
       {
         header: 'time',
@@ -127,6 +134,7 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
       `mean Î ${num(s.meanIncoherence)}`,
       `mean error lower bound ${num(s.meanErrorLowerBound)}`,
       `isolation ${isolationText(s)}`,
+      ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => c.yellow(x)),
     ],
     width,
     c.bold,

@@ -47,6 +47,16 @@ export interface CheckRow {
   readonly durationMs: number;
   /** What its untrusted candidates ran under; null when it ran no code or the record is older. */
   readonly isolation: IsolationUsed | null;
+  /** The pool checked (task and candidate ids, hashed); null for ranking or older records. */
+  readonly pool: string | null;
+  /** Candidate cells that timed out or crashed; null when the check ran no code or the record is older. */
+  readonly unknownCells: number | null;
+  /** Per candidate with unknown cells: `label: cells`. */
+  readonly unknownByCandidate: ReadonlyArray<{ readonly label: string; readonly cells: number }>;
+  /** How unknown cells counted (`disagree`, `inconclusive`, `exclude`), when known. */
+  readonly unknownPolicy: string | null;
+  /** Why the evidence supported no verdict, or null. */
+  readonly inconclusive: string | null;
 }
 
 /**
@@ -66,9 +76,13 @@ export interface TaskPoint {
   readonly checks: number;
 }
 
-/** Figures that need a reference (table 4 of the incoherence paper). @public */
+/**
+ * Figures that need a reference (table 4 of the incoherence paper). Each point is one pool (one
+ * task, one set of candidates): its error and its disagreement come from checks of that same
+ * pool, never from a check of one of its candidates alone. @public
+ */
 export interface ReferenceFigures {
-  /** Task points with both an error estimate and a disagreement signal. */
+  /** Pools with both an error estimate and a disagreement signal. */
   readonly tasks: number;
   readonly meanError: number;
   /** Spearman's ρ between error and incoherence over task points with both; null if undefined. */
@@ -97,6 +111,12 @@ export interface SuiteFigures {
   readonly meanErrorLowerBound: number | null;
   /** Null when no task has both an error estimate and a disagreement signal. */
   readonly references: ReferenceFigures | null;
+  /** Candidate cells that timed out or crashed, over all checks. */
+  readonly unknownCells: number;
+  /** Checks with unknown cells. */
+  readonly checksWithUnknown: number;
+  /** Checks whose evidence supported no verdict. */
+  readonly inconclusiveChecks: number;
   /** Checks per isolation that ran (`os`, `process`, `none`; `unknown` for records without it). */
   readonly isolation: Readonly<Partial<Record<IsolationUsed | 'unknown', number>>>;
 }
@@ -153,7 +173,7 @@ const SIGNALS = {
     error: r.data.error,
     errorLowerBound: r.data.errorLowerBound,
     pac: null,
-    disagreement: r.data.incoherence ? r.data.incoherence.estimate > 0 : null,
+    disagreement: r.data.incoherence && r.inconclusive === null ? r.data.incoherence.estimate > 0 : null,
   }),
   error: (r) => ({
     incoherence: null,
@@ -205,6 +225,11 @@ export const checkRow = (r: CrosscheckRecord): CheckRow => ({
   spearman: r.kind === 'ranking' ? r.data.spearman : null,
   durationMs: r.timings.durationMs,
   isolation: r.isolation ?? null,
+  pool: r.pool ?? null,
+  unknownCells: r.unknown?.cells ?? null,
+  unknownByCandidate: r.unknown?.perCandidate ?? [],
+  unknownPolicy: r.unknown?.policy ?? null,
+  inconclusive: r.inconclusive ?? null,
 });
 
 const byText = (a: string | null, b: string | null): number =>
@@ -218,11 +243,16 @@ const byText = (a: string | null, b: string | null): number =>
 export const sortRecords = (records: readonly CrosscheckRecord[]): CrosscheckRecord[] =>
   [...records].sort((a, b) => byText(a.test.file, b.test.file) || byText(a.test.name, b.test.name));
 
-const taskPoints = (rows: readonly CheckRow[]): TaskPoint[] => {
+const byModelAndTask = (row: CheckRow): string => JSON.stringify([row.model, row.task]);
+
+// Records older than the pool field cannot tell pools apart; they group by model and task.
+const byPool = (row: CheckRow): string => row.pool ?? `legacy ${byModelAndTask(row)}`;
+
+const taskPoints = (rows: readonly CheckRow[], keyOf = byModelAndTask): TaskPoint[] => {
   const groups = new Map<string, CheckRow[]>();
   for (const row of rows) {
     if (row.task === null) continue;
-    const key = JSON.stringify([row.model, row.task]);
+    const key = keyOf(row);
     const group = groups.get(key);
     if (group) group.push(row);
     else groups.set(key, [row]);
@@ -352,7 +382,10 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
       flaggedTasks: points.filter((p) => p.disagreement === true).length,
       meanIncoherence: mean(points.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]))),
       meanErrorLowerBound: mean(rows.flatMap((r) => (r.errorLowerBound === null ? [] : [r.errorLowerBound]))),
-      references: referenceFigures(points),
+      references: referenceFigures(taskPoints(rows, byPool)),
+      unknownCells: rows.reduce((a, r) => a + (r.unknownCells ?? 0), 0),
+      checksWithUnknown: rows.filter((r) => (r.unknownCells ?? 0) > 0).length,
+      inconclusiveChecks: rows.filter((r) => r.inconclusive !== null).length,
       isolation: isolationCounts(rows),
     },
     points,

@@ -72,3 +72,28 @@ export const hoeffdingInterval = (estimate: number, n: number, delta: number): I
     n,
   };
 };
+
+/**
+ * The Hoeffding interval of a mean that is only known to lie in [`low`, `high`] (some of the `n`
+ * values were not observed, so they count as 0 for `low` and 1 for `high`): the truth lies in
+ * [low − ε, high + ε] with probability at least 1 − δ, because the unobserved full-sample mean
+ * does. `estimate` (within [low, high]) is the mean of the observed values.
+ * @public
+ */
+export const bracketedInterval = (
+  estimate: number,
+  low: number,
+  high: number,
+  n: number,
+  delta: number,
+): Interval => {
+  const epsilon = hoeffdingHalfWidth(n, delta);
+  return {
+    estimate,
+    lower: Math.max(0, low - epsilon),
+    upper: Math.min(1, high + epsilon),
+    epsilon,
+    delta,
+    n,
+  };
+};

@@ -7,6 +7,12 @@
 export { adaptiveInterval } from './bernstein.ts';
 export { wilsonInterval } from './binomial.ts';
 export { entropy } from './entropy.ts';
-export { hoeffdingHalfWidth, hoeffdingInterval, hoeffdingSamples, type Interval } from './hoeffding.ts';
+export {
+  bracketedInterval,
+  hoeffdingHalfWidth,
+  hoeffdingInterval,
+  hoeffdingSamples,
+  type Interval,
+} from './hoeffding.ts';
 export { pacDetectionSamples } from './pac.ts';
 export { averageRanks, spearman } from './spearman.ts';

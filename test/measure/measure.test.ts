@@ -76,7 +76,7 @@ describe('measure', () => {
     });
   });
 
-  it('should count timeouts apart and leave them out of disagreement', async () => {
+  it("should count timeouts apart and, under unknown: 'exclude', leave them out of disagreement", async () => {
     // Arrange: `slow` hangs on lists longer than 3 and is right otherwise.
     const slow = async (xs: number[]) => {
       if (xs.length > 3) await new Promise((r) => setTimeout(r, 1000));
@@ -88,11 +88,19 @@ describe('measure', () => {
       timeoutMs: 50,
     });
     // Act
-    const m = await measure(task, fromFunctions({ sum, slow }), { seed: 1 });
+    const m = await measure(task, fromFunctions({ sum, slow }), { seed: 1, unknown: 'exclude' });
     // Assert
-    expect(m.unknown).toEqual({ cells: 2, timeouts: 2, crashes: 0, referenceCells: 0, inputs: 2 });
+    expect(m.unknown).toEqual({
+      cells: 2,
+      timeouts: 2,
+      crashes: 0,
+      perCandidate: [0, 2],
+      referenceCells: 0,
+      inputs: 2,
+    });
     expect(m.incoherence).toMatchObject({ estimate: 0, n: 1 });
-    expect(m.classes.map((c) => c.labels)).toEqual([['sum', 'slow']]);
+    // A candidate with unknown outcomes is never classified with others (issue 14, defect 4).
+    expect(m.classes.map((c) => c.labels)).toEqual([['sum'], ['slow']]);
     expect(m.witness).toBeNull();
   });
 

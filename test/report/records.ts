@@ -18,6 +18,9 @@ const base = {
   gen: 'test gen',
   witness: null,
   isolation: 'os',
+  pool: null,
+  unknown: null,
+  inconclusive: null,
   tokens: null,
 } as const;
 

@@ -45,12 +45,13 @@ export interface ErrorOutcome {
 /**
  * The call did not finish. `reason`: `call` (it exceeded the per-call limit), `budget` (the
  * candidate's timeout budget was spent earlier, so it was not run), `unsettled` (it returned a
- * Promise that can never settle).
+ * Promise that can never settle), `wall` (where the per-call limit counts CPU time: the call
+ * neither finished nor used its CPU time within the generous wall-time backstop).
  * @public
  */
 export interface TimeoutOutcome {
   readonly kind: 'timeout';
-  readonly reason: 'call' | 'budget' | 'unsettled';
+  readonly reason: 'call' | 'budget' | 'unsettled' | 'wall';
   readonly ms: number;
 }
 

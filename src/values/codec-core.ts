@@ -42,6 +42,11 @@ export interface CodecCore {
   /** Encodes to a JSON string in one pass (the wire form). */
   stringify(value: unknown, limits?: Partial<EncodeLimits>): string;
   /**
+   * Whether `value` is an {@link CodecCore.EncodeFailure} this codec threw. A brand check, not
+   * `instanceof`: it runs no code of the value (a Proxy's `getPrototypeOf` trap would).
+   */
+  isEncodeFailure(value: unknown): boolean;
+  /**
    * `JSON.stringify` of plain data (arrays, plain objects, primitives) that no `toJSON` on a
    * prototype can hijack: the native one while none is reachable, a walk of own keys otherwise.
    */
@@ -51,6 +56,7 @@ export interface CodecCore {
 export function createCodec(): CodecCore {
   const ObjectCtor = Object;
   const getProto = ObjectCtor.getPrototypeOf;
+  const setPrototypeOf = ObjectCtor.setPrototypeOf;
   const objectKeys = ObjectCtor.keys;
   const defineProperty = ObjectCtor.defineProperty;
   const isArray = Array.isArray;
@@ -95,6 +101,19 @@ export function createCodec(): CodecCore {
   const dateProto = DateCtor.prototype;
   const u8Proto = Uint8ArrayCtor.prototype;
   const objectProto = ObjectCtor.prototype;
+  const arrayProto = Array.prototype;
+  const WeakSetCtor = WeakSet;
+  const weakSetAdd = uncurry(
+    WeakSetCtor.prototype.add as (this: WeakSet<object>, v: object) => WeakSet<object>,
+  );
+  const weakSetHas = uncurry(WeakSetCtor.prototype.has as (this: WeakSet<object>, v: object) => boolean);
+  /**
+   * A fresh array with no prototype while it is filled: writing `a[i]` to an ordinary new array
+   * runs any setter a candidate defined on `Array.prototype` or `Object.prototype`, which could
+   * throw or rewrite the encoder's output. {@link sealed} gives it its prototype back.
+   */
+  const fresh = (): unknown[] => setPrototypeOf([], null) as unknown[];
+  const sealed = <T>(a: unknown[]): T => setPrototypeOf(a, arrayProto) as T;
 
   class Tuple extends Array {
     // The implicit constructor spreads its arguments into super(), which goes through
@@ -139,14 +158,20 @@ export function createCodec(): CodecCore {
       this.im = NumberCtor(im);
     }
   }
+  const failures = new WeakSetCtor<object>();
   class EncodeFailure extends ErrorCtor {
     readonly reason: 'unserializable' | 'too-large';
     constructor(reason: 'unserializable' | 'too-large', message: string) {
       super(message);
       this.reason = reason;
       this.name = reason === 'too-large' ? 'OutputTooLarge' : 'Unserializable';
+      weakSetAdd(failures, this);
     }
   }
+  const isEncodeFailure = (value: unknown): boolean =>
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    weakSetHas(failures, value as object);
   const tupleProto = Tuple.prototype;
   const frozenProto = FrozenSet.prototype;
   const dictProto = PyDict.prototype;
@@ -235,12 +260,12 @@ export function createCodec(): CodecCore {
   };
 
   const encodePairs = (entries: Array<[unknown, unknown]>, depth: number): Tagged[] => {
-    const out: Tagged[] = [];
+    const out = fresh();
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i] as [unknown, unknown];
       out[i] = [enc(e[0], depth), enc(e[1], depth)];
     }
-    return out;
+    return sealed(out);
   };
 
   const enc = (v: unknown, depth: number): Tagged => {
@@ -289,7 +314,7 @@ export function createCodec(): CodecCore {
       const a = o as unknown[];
       const n = a.length;
       charge(n);
-      const out: Tagged[] = [];
+      const out = fresh();
       // Arrays of plain numbers are the most common result; copy them without a call per item.
       let i = 0;
       for (; i < n; i++) {
@@ -300,7 +325,7 @@ export function createCodec(): CodecCore {
       }
       charge(i * 4);
       for (; i < n; i++) out[i] = enc(a[i], d);
-      return getProto(o) === tupleProto ? { $tuple: out } : out;
+      return getProto(o) === tupleProto ? { $tuple: sealed(out) } : sealed(out);
     }
     const p = getProto(o);
     if (p === pyFloatProto) {
@@ -310,7 +335,7 @@ export function createCodec(): CodecCore {
       return { $complex: [floatPart((o as Complex).re), floatPart((o as Complex).im)] };
     }
     if (p === mapProto || p === dictProto) {
-      const entries: Array<[unknown, unknown]> = [];
+      const entries = fresh() as Array<[unknown, unknown]>;
       let i = 0;
       mapForEach(o as Map<unknown, unknown>, (val, key) => {
         entries[i++] = [key, val];
@@ -318,12 +343,12 @@ export function createCodec(): CodecCore {
       return p === dictProto ? { $dict: encodePairs(entries, d) } : { $map: encodePairs(entries, d) };
     }
     if (p === setProto || p === frozenProto) {
-      const out: Tagged[] = [];
+      const out = fresh();
       let i = 0;
       setForEach(o as Set<unknown>, (val) => {
         out[i++] = enc(val, d);
       });
-      return p === frozenProto ? { $frozenset: out } : { $set: out };
+      return p === frozenProto ? { $frozenset: sealed(out) } : { $set: sealed(out) };
     }
     if (p === dateProto) {
       const t = dateGetTime(o as Date);
@@ -374,7 +399,7 @@ export function createCodec(): CodecCore {
     limitBytes = ownLimit(rawLimits, 'maxBytes', 16 * 1024 * 1024);
     limitDepth = ownLimit(rawLimits, 'maxDepth', 1000);
     budget = limitBytes;
-    path = [];
+    path = fresh() as object[];
     try {
       return enc(value, 0);
     } finally {
@@ -586,7 +611,6 @@ export function createCodec(): CodecCore {
     return out;
   }
 
-  const arrayProto = Array.prototype;
   const hasOwn = uncurry(ObjectCtor.prototype.hasOwnProperty as (this: object, k: PropertyKey) => boolean);
   const toJsonReachable = (): boolean =>
     'toJSON' in objectProto || 'toJSON' in arrayProto || getProto(arrayProto) !== objectProto;
@@ -629,6 +653,7 @@ export function createCodec(): CodecCore {
     PyFloat,
     Complex,
     EncodeFailure,
+    isEncodeFailure,
     encode,
     decode,
     check,

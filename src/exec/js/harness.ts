@@ -7,10 +7,18 @@
  * runs, so a candidate that patches `Array.prototype`, `JSON` or `String.prototype` cannot
  * change how its calls are run or its results reported.
  *
- * The batch loop runs here, inside the context: one `runInContext` per chunk of inputs rather
- * than one per call, which is what makes sandboxed calls nearly as cheap as direct ones. Before
- * each call it writes the call's index and a sequence number to shared memory, so the host can
- * tell which call hangs without any message from here.
+ * The batch loop runs here, inside the context: one call per chunk of inputs rather than one per
+ * input, which is what makes sandboxed calls nearly as cheap as direct ones. Before each call it
+ * writes the call's index and a sequence number to shared memory, so the host can tell which call
+ * hangs without any message from here.
+ *
+ * Nothing of the harness is reachable from candidate code: no global names it (the worker calls
+ * the functions `installHarness` returns), it runs in strict mode (so `fn.caller` stops at it),
+ * and every touch of a candidate's value or exception (a property read, an encode, a
+ * stringify) happens inside a `try` whose `catch` never looks at what was thrown. Its own
+ * bookkeeping is strings and prototype-less holders, so setters a candidate puts on
+ * `Array.prototype` or `Object.prototype` never run on it; what it reports is one string per
+ * chunk, built by concatenation.
  *
  * Keep this function self-contained: its source text is all that reaches the context.
  */
@@ -40,7 +48,18 @@ export interface HarnessApi {
    */
   setBatch(from: number, text: string): void;
   setWrapper(wrapper: unknown): void;
-  /** JSON of the settled async result of the last chunk, or '' when it never settled. */
+  /**
+   * Runs the candidate's top-level code and finds its entry: 'ok', 'problem' (every call will
+   * report it) or 'no-wrapper'. Never throws.
+   */
+  load(): string;
+  /**
+   * Runs calls `from` to `to` (read from shared memory) and reports them as the text
+   * `{"n": next, "p": 0|1, "v": [values], "e": [[offset, kind, name, message], ...]}`: one flat
+   * array of results, with the rare non-value outcomes listed apart. Never throws.
+   */
+  run(): string;
+  /** Wire outcome text of the settled async result of the last chunk, or '' when it never settled. */
   pending(): string;
 }
 
@@ -54,35 +73,41 @@ export function installHarness(
 ): HarnessApi {
   const codec = createCodec();
   const progress = new Int32Array(sab);
-  const jsonStringify = codec.safeJson;
+  const safeJson = codec.safeJson;
+  const isEncodeFailure = codec.isEncodeFailure;
   const reflectApply = Reflect.apply;
   const defineProperty = Object.defineProperty;
+  const setProto = Object.setPrototypeOf;
+  const createObject = Object.create;
   const freeze = Object.freeze;
   const StringCtor = String;
+  const nativeParse = JSON.parse;
+  const nativeStringify = JSON.stringify;
   const strIndexOf = String.prototype.indexOf;
   const strSlice = String.prototype.slice;
   const strSplit = String.prototype.split;
-  const EncodeFailure = codec.EncodeFailure;
-  const g = globalThis as unknown as Record<string, unknown>;
 
   // A candidate-installed Error.prepareStackTrace would receive call sites of the worker's own
   // frames: a classic way out of a vm context. Pin it before any candidate code runs.
   defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: false, configurable: false });
 
-  const invalid: Record<string, boolean> = Object.create(null);
+  const invalid: Record<string, boolean> = createObject(null);
   const names = reflectApply(strSplit, invalidCsv, [',']) as string[];
   for (let i = 0; i < names.length; i++) if (names[i]) invalid[names[i] as string] = true;
 
+  /** A JSON string literal of a string the harness made (never a candidate object). */
+  const quote = (s: string): string => nativeStringify(s) as string;
+
   let inputs: unknown[] = [];
   let inputJson: (string | null)[] = [];
-  const nativeParse = JSON.parse;
-  /**
-   * A fresh copy of input i in this realm. Plain JSON goes through the native parser, which
-   * needs no warm-up in a new context; tagged values go through the codec.
-   */
   let batchFrom = 0;
   let batchText = '';
   let batch: unknown[] | null = null;
+  /**
+   * A fresh copy of input i in this realm. Plain JSON goes through the native parser (which
+   * defines properties, so no setter a candidate planted runs), which needs no warm-up in a new
+   * context; tagged values go through the codec. Called inside the call's guarded path.
+   */
   const argsOf = (i: number): unknown[] => {
     // Each batch element is handed out once, so every call still gets its own copy.
     if (batch !== null) return batch[i - batchFrom] as unknown[];
@@ -93,43 +118,75 @@ export function installHarness(
   };
   let wrapper: ((module: unknown, exports: unknown) => Record<string, unknown>) | null = null;
   let fn: ((...args: unknown[]) => unknown) | null = null;
-  let problem: unknown[] | null = null;
+  /** The wire outcome text every call reports when the candidate cannot be loaded. */
+  let problem: string | null = null;
   let pendingWire = '';
+  /** Identifies the chunk whose last call returned a promise: a late or repeated settle of an older one is ignored. */
+  let pendingToken = 0;
 
   const cap = (s: string): string =>
     s.length > 2000 ? `${reflectApply(strSlice, s, [0, 2000]) as string}...` : s;
 
-  const classify = (e: unknown): unknown[] => {
-    let name: string;
-    let message: string;
+  /** Wire outcome text `[kind,"name","message"]`. */
+  const wire = (kind: 1 | 2, name: string, message: string): string =>
+    `[${kind},${quote(name)},${quote(message)}]`;
+
+  /**
+   * The wire outcome text of a thrown value. Every read of the value is inside the `try`, and
+   * nothing looks at what that `try` catches: a Proxy whose traps throw again, or a getter that
+   * throws, ends here as 'Unknown'. Never throws.
+   */
+  const classify = (e: unknown): string => {
+    let name = 'Unknown';
+    let message = '(the thrown value could not be described)';
+    let encodeFailure = false;
     try {
+      encodeFailure = isEncodeFailure(e);
       if (e !== null && (typeof e === 'object' || typeof e === 'function')) {
         const n = (e as { name?: unknown }).name;
         const m = (e as { message?: unknown }).message;
-        name = typeof n === 'string' && n !== '' ? n : 'Error';
-        message = typeof m === 'string' ? m : StringCtor(m);
+        const nameText = typeof n === 'string' && n !== '' ? n : 'Error';
+        const messageText = typeof m === 'string' ? m : StringCtor(m);
+        if (typeof messageText !== 'string') throw 0;
+        name = nameText;
+        message = messageText;
       } else {
+        const messageText = StringCtor(e);
+        if (typeof messageText !== 'string') throw 0;
         name = `thrown ${typeof e}`;
-        message = StringCtor(e);
+        message = messageText;
       }
     } catch {
       name = 'Unknown';
       message = '(the thrown value could not be described)';
     }
-    message = cap(message);
-    if (e instanceof EncodeFailure) return [2, name, message];
-    if (name === 'RangeError' && (reflectApply(strIndexOf, message, ['call stack']) as number) >= 0) {
-      return [2, 'StackOverflow', message];
+    try {
+      message = cap(message);
+      if (encodeFailure) return wire(2, name, message);
+      if (name === 'RangeError' && (reflectApply(strIndexOf, message, ['call stack']) as number) >= 0) {
+        return wire(2, 'StackOverflow', message);
+      }
+      return wire(invalid[name] === true ? 1 : 2, name, message);
+    } catch {
+      return '[2,"Unknown","(the thrown value could not be described)"]';
     }
-    return invalid[name] === true ? [1, name, message] : [2, name, message];
   };
 
-  const encodeResult = (value: unknown): unknown[] => {
+  /** The JSON text of a returned value's tagged form, or the wire outcome of why it has none. */
+  const valueText = (value: unknown): { ok: boolean; text: string } => {
     try {
-      return [0, codec.encode(value, { maxBytes: maxOutputBytes })];
+      const text = safeJson(codec.encode(value, { maxBytes: maxOutputBytes }));
+      if (typeof text !== 'string') throw 0;
+      return { ok: true, text };
     } catch (e) {
-      return classify(e);
+      return { ok: false, text: classify(e) };
     }
+  };
+
+  /** The wire outcome text of a settled promise's value. Never throws. */
+  const settledText = (value: unknown): string => {
+    const r = valueText(value);
+    return r.ok ? `[0,${r.text}]` : r.text;
   };
 
   const resolveEntry = (r: Record<string, unknown>): ((...args: unknown[]) => unknown) | null => {
@@ -143,7 +200,8 @@ export function installHarness(
       const byDefault = (exported as Record<string, unknown>).default;
       if (typeof byDefault === 'function') return byDefault as never;
     }
-    if (typeof r.byDefault === 'function') return r.byDefault as never;
+    const byDefault = r.byDefault;
+    if (typeof byDefault === 'function') return byDefault as never;
     return null;
   };
 
@@ -154,10 +212,15 @@ export function installHarness(
       const module = { exports: {} };
       const r = wrapper(module, module.exports);
       fn = resolveEntry(r);
-      if (fn === null) problem = [2, 'EntryNotFound', entryNotFoundMessage];
+      if (fn === null) problem = wire(2, 'EntryNotFound', entryNotFoundMessage);
     } catch (e) {
-      const c = classify(e);
-      problem = [2, c[1], `while loading the candidate: ${c[2] as string}`];
+      problem = classify(e);
+      try {
+        const parsed = nativeParse(problem) as [number, string, string];
+        problem = wire(2, parsed[1], `while loading the candidate: ${parsed[2]}`);
+      } catch {
+        problem = '[2,"Unknown","while loading the candidate: (the thrown value could not be described)"]';
+      }
     }
     progress[2] = 0;
     return problem === null ? 'ok' : 'problem';
@@ -177,75 +240,87 @@ export function installHarness(
       ? !numberIsNaN(r) && r !== INF && r !== -INF && (r !== 0 || 1 / (r as number) > 0)
       : t === 'boolean' || r === null || (t === 'string' && (r as string).length < inlineStringLimit);
 
-  /**
-   * Runs calls `from` to `to` (read from shared memory) and reports them as
-   * `{"n": next, "p": 0|1, "v": [values], "e": [[offset, kind, name, message], ...]}`:
-   * one flat array of results, with the rare non-value outcomes listed apart, so a chunk of
-   * thousands of calls allocates almost nothing per call.
-   */
   const runChunk = (): string => {
     const from = progress[3] as number;
     const to = progress[4] as number;
-    const values: unknown[] = [];
-    const others: unknown[] = [];
+    // The report, as text: values (null for other outcomes) and the other outcomes apart.
+    let v = '';
+    let e = '';
     let k = 0;
-    let e = 0;
     pendingWire = '';
-    const other = (w: unknown[]): void => {
-      others[e++] = [k, w[0], w[1], w[2]];
-      values[k++] = null;
-    };
+    pendingToken++;
     // One shared-memory write per call: the host's watchdog sees progress in the sequence number
     // (once per chunk) or in the index of the call under way.
     progress[0] = ((progress[0] as number) + 1) | 0;
     progress[2] = 1;
-    batch = batchText === '' || batchFrom !== from ? null : (nativeParse(batchText) as unknown[]);
+    try {
+      batch = batchText === '' || batchFrom !== from ? null : (nativeParse(batchText) as unknown[]);
+    } catch {
+      batch = null;
+    }
     batchText = '';
     for (let i = from; i < to; i++) {
       progress[1] = i;
+      const sep = k === 0 ? '' : ',';
       if (problem !== null) {
-        other(problem);
+        v += `${sep}null`;
+        e += `${e === '' ? '' : ','}[${k},${reflectApply(strSlice, problem, [1]) as string}`;
+        k++;
         continue;
       }
+      let piece: string;
+      let ok = true;
       try {
         const r = reflectApply(fn as (...a: unknown[]) => unknown, void 0, argsOf(i));
         const t = typeof r;
-        if (isPlain(r, t)) {
-          values[k++] = r;
-          continue;
-        }
-        if (isThenable(r)) {
+        if (isPlain(r, t)) piece = t === 'string' ? quote(r as string) : `${r as number}`;
+        else if (isThenable(r)) {
           // Stop the chunk: the promise can only settle in the microtask drain that follows
-          // this evaluation, and the worker collects it with pending().
+          // this evaluation, and the worker collects it with pending(). Only the first settle
+          // of this chunk's promise counts.
+          const token = pendingToken;
+          const settle = (text: () => string): void => {
+            if (token !== pendingToken || pendingWire !== '') return;
+            pendingWire = text();
+          };
           reflectApply((r as PromiseLike<unknown>).then, r, [
-            (v: unknown) => {
-              pendingWire = jsonStringify(encodeResult(v));
-            },
-            (err: unknown) => {
-              pendingWire = jsonStringify(classify(err));
-            },
+            (value: unknown) => settle(() => settledText(value)),
+            (err: unknown) => settle(() => classify(err)),
           ]);
           progress[2] = 2;
-          return jsonStringify({ n: i + 1, p: 1, v: values, e: others });
+          return `{"n":${i + 1},"p":1,"v":[${v}],"e":[${e}]}`;
+        } else {
+          const w = valueText(r);
+          ok = w.ok;
+          piece = w.text;
         }
-        const w = encodeResult(r);
-        if (w[0] === 0) values[k++] = w[1];
-        else other(w);
       } catch (err) {
-        other(classify(err));
+        ok = false;
+        piece = classify(err);
       }
+      if (ok) v += sep + piece;
+      else {
+        v += `${sep}null`;
+        e += `${e === '' ? '' : ','}[${k},${reflectApply(strSlice, piece, [1]) as string}`;
+      }
+      k++;
     }
     progress[2] = 2;
-    return jsonStringify({ n: to, p: 0, v: values, e: others });
+    return `{"n":${to},"p":0,"v":[${v}],"e":[${e}]}`;
   };
 
-  const lock = (name: string, value: unknown): void => {
-    defineProperty(g, name, { value, writable: false, configurable: false, enumerable: false });
-  };
-  lock('__cc_run', runChunk);
-  lock('__cc_load', load);
+  /** The harness's entry points never throw: whatever escaped, the host sees a malformed report. */
+  const guarded =
+    (f: () => string): (() => string) =>
+    (): string => {
+      try {
+        return f();
+      } catch {
+        return '';
+      }
+    };
 
-  return freeze({
+  const api: HarnessApi = {
     setInputs(all: unknown[], json: (string | null)[]): void {
       inputs = all;
       inputJson = json;
@@ -258,8 +333,12 @@ export function installHarness(
     setWrapper(w: unknown): void {
       wrapper = w as typeof wrapper;
     },
+    load: guarded(load),
+    run: guarded(runChunk),
     pending(): string {
       return pendingWire;
     },
-  });
+  };
+  setProto(api, null);
+  return freeze(api);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SourceCandidate } from '../../candidates/types.ts';
@@ -28,6 +29,7 @@ interface RunState {
   pendingJobs: number;
   resolve: () => void;
   aborted: boolean;
+  abortedAt: number;
 }
 
 /** A range of inputs of one candidate. `next` is the first index whose outcome is not yet recorded. */
@@ -60,7 +62,46 @@ interface Slot {
   lastError: string | null;
   /** Jobs the current worker has started: about one sandbox (a `vm` context) each. */
   jobsRun: number;
+  /** The worker thread's Linux thread id, to read its CPU time (-1: unknown, wall time is used). */
+  tid: number;
+  /** CPU time of the worker when the watchdog first saw the current call stand still (-1: not yet). */
+  callCpuBase: number;
+  /** Time the worker spent asleep (Atomics.wait, a lock) during the current call, sampled per tick. */
+  sleptMs: number;
+  lastTick: number;
+  /** CPU time of the worker when the current job began (-1: unknown). */
+  jobCpuBase: number;
 }
+
+/** Input sets a worker keeps; the host evicts the least recently used and tells the worker. */
+const INPUT_SETS_PER_WORKER = 4;
+/** How long an aborted run's chunk may go on before its worker is replaced. */
+const ABORT_GRACE_MS = 100;
+/**
+ * The wall-time backstop of a call: per-call limits count CPU time (and time asleep), so a busy
+ * machine does not time out a fast call; a call that neither runs nor sleeps (starved, or a
+ * platform without per-thread CPU time) is still ended after this much wall time.
+ */
+const wallBackstopMs = (timeoutMs: number): number => Math.max(10 * timeoutMs, timeoutMs + 5000);
+/** Clock ticks per second of /proc/<pid>/task/<tid>/stat (USER_HZ, 100 on every Linux ABI). */
+const USER_HZ = 100;
+
+/** CPU time (ms) of one thread of this process and whether it is asleep; null where /proc cannot say. */
+const threadCpu = (tid: number): { cpuMs: number; asleep: boolean } | null => {
+  if (tid < 0) return null;
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'latin1');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuMs = ((Number(f[11]) + Number(f[12])) * 1000) / USER_HZ;
+    if (!Number.isFinite(cpuMs)) return null;
+    return { cpuMs, asleep: f[0] === 'S' || f[0] === 'D' };
+  } catch {
+    return null;
+  }
+};
+
+/** Name of the error outcome for a report the harness could not have made. */
+export const HARNESS_VIOLATION = 'HarnessViolation';
 
 let nextJobId = 1;
 let nextRunId = 1;
@@ -118,6 +159,11 @@ export class JsSandboxPool {
         lastChange: 0,
         lastError: null,
         jobsRun: 0,
+        tid: -1,
+        callCpuBase: -1,
+        sleptMs: 0,
+        lastTick: 0,
+        jobCpuBase: -1,
       };
     });
   }
@@ -132,6 +178,7 @@ export class JsSandboxPool {
         ctx,
         pendingJobs: 0,
         aborted: false,
+        abortedAt: 0,
         resolve: () => {
           // Sandboxes hold a candidate's state: they serve one row of one run, then go.
           this.#broadcast({ type: 'forget', keys });
@@ -290,14 +337,23 @@ export class JsSandboxPool {
     slot.inputsKeys = new Set();
     slot.lastError = null;
     slot.jobsRun = 0;
+    slot.tid = -1;
     worker.on('message', (m: WorkerMessage) => {
       if (slot.worker !== worker) return;
       if (m.type === 'ready') {
         slot.ready = true;
+        slot.tid = Number.isInteger(m.tid) ? m.tid : -1;
         slot.lastChange = performance.now();
+        slot.callCpuBase = -1;
+        slot.jobCpuBase = threadCpu(slot.tid)?.cpuMs ?? -1;
         this.#moved(slot);
       } else if (m.type === 'chunk') this.#onChunk(slot, m);
-      else if (m.type === 'done') this.#onDone(slot, m.jobId);
+      else if (m.type === 'done') this.#onDone(slot, m.jobId, m.cpuMs);
+      else if (m.type === 'fatal') slot.lastError = m.reason;
+    });
+    worker.on('messageerror', () => {
+      if (slot.worker !== worker) return;
+      this.#fail(slot, 'crash', 'the sandbox worker sent a message that could not be read');
     });
     worker.on('error', (error: Error & { code?: string }) => {
       if (slot.worker !== worker) return;
@@ -317,11 +373,16 @@ export class JsSandboxPool {
     const worker = slot.worker ?? this.#spawn(slot);
     worker.ref();
     const { ctx } = job.rs;
-    if (!slot.inputsKeys.has(ctx.inputsKey)) {
+    if (slot.inputsKeys.has(ctx.inputsKey)) slot.inputsKeys.delete(ctx.inputsKey);
+    else
       worker.postMessage({ type: 'inputs', key: ctx.inputsKey, wire: ctx.inputsWire } satisfies HostMessage);
-      slot.inputsKeys.add(ctx.inputsKey);
-      // The worker keeps 4 sets and drops the oldest (worker-main.ts): forget it here too.
-      if (slot.inputsKeys.size > 4) slot.inputsKeys.delete(slot.inputsKeys.values().next().value as string);
+    // Most recently used last. The jobs sent to the worker use the last two, so an evicted set is
+    // never one a job still waiting in the worker needs; a later job sends it again.
+    slot.inputsKeys.add(ctx.inputsKey);
+    for (const key of slot.inputsKeys) {
+      if (slot.inputsKeys.size <= INPUT_SETS_PER_WORKER) break;
+      slot.inputsKeys.delete(key);
+      worker.postMessage({ type: 'forget-inputs', key } satisfies HostMessage);
     }
     slot.jobs.push(job);
     slot.jobsRun++;
@@ -343,6 +404,8 @@ export class JsSandboxPool {
   #began(slot: Slot, job: Job): void {
     job.startedAt = performance.now();
     slot.lastChange = job.startedAt;
+    slot.callCpuBase = -1;
+    slot.jobCpuBase = threadCpu(slot.tid)?.cpuMs ?? -1;
     this.#moved(slot);
   }
 
@@ -353,7 +416,8 @@ export class JsSandboxPool {
   #moved(slot: Slot): boolean {
     const seq = Atomics.load(slot.progress, SLOT.seq);
     const index = Atomics.load(slot.progress, SLOT.index);
-    if (seq === slot.lastSeq && index === slot.lastIndex) return false;
+    // Within a chunk the index only grows: anything else is not progress.
+    if (seq === slot.lastSeq && index <= slot.lastIndex) return false;
     slot.lastSeq = seq;
     slot.lastIndex = index;
     return true;
@@ -369,44 +433,42 @@ export class JsSandboxPool {
     const job = slot.jobs[0];
     if (job === undefined || job.id !== m.jobId) return;
     const { rs } = job;
-    let parsed: ChunkReport;
-    try {
-      parsed = JSON.parse(m.text);
-      if (!Array.isArray(parsed.v) || !Array.isArray(parsed.e) || typeof parsed.n !== 'number') {
-        throw new TypeError('bad chunk shape');
-      }
-    } catch {
-      // The candidate managed to garble its own report; treat it as a crash of its current call.
-      this.#fail(slot, 'crash', 'the sandbox returned a malformed report for this call');
+    const report = m.from === job.next ? readChunk(m.text, m.from, job.to) : null;
+    const pending = report !== null && report.p === 1 ? readPending(m.pending) : undefined;
+    if (report === null || pending === null) {
+      // Only code that reached past the harness could write this: nothing of this job's context
+      // can be believed any more. Its remaining calls are errors; the candidate's other jobs and
+      // every other candidate are untouched.
+      this.#fail(slot, 'violation', 'the sandbox sent a report its harness cannot produce');
       return;
     }
-    const { v, e } = parsed;
+    const { v, e } = report;
     let nextOther = 0;
     for (let k = 0; k < v.length; k++) {
       const o = e[nextOther];
       if (o !== undefined && o[0] === k) {
         nextOther++;
-        rs.ctx.record(rs.row, m.from + k, fromWireOutcome([o[1], o[2], o[3]] as WireOutcome));
+        rs.ctx.record(rs.row, m.from + k, {
+          kind: o[1] === 1 ? 'invalid' : 'error',
+          name: o[2],
+          message: o[3],
+        });
       } else {
         rs.ctx.record(rs.row, m.from + k, rs.ctx.valueOutcome(v[k] as Tagged));
       }
     }
-    if (parsed.p === 1) {
-      const outcome: Outcome =
-        m.pending === null || m.pending === ''
-          ? { kind: 'timeout', reason: 'unsettled', ms: 0 }
-          : fromWireOutcome(JSON.parse(m.pending) as WireOutcome);
-      rs.ctx.record(rs.row, parsed.n - 1, outcome);
-    }
-    job.next = parsed.n;
+    if (report.p === 1) rs.ctx.record(rs.row, report.n - 1, pending ?? UNSETTLED);
+    job.next = report.n;
   }
 
-  #onDone(slot: Slot, jobId: number): void {
+  #onDone(slot: Slot, jobId: number, cpuMs: number): void {
     const job = slot.jobs[0];
     if (job === undefined || job.id !== jobId) return;
     slot.jobs.shift();
     const { rs } = job;
-    rs.timeLeftMs -= performance.now() - job.startedAt;
+    // CPU time where the worker could measure it: the machine's load must not spend the limit.
+    rs.timeLeftMs -=
+      Number.isFinite(cpuMs) && cpuMs >= 0 && slot.tid >= 0 ? cpuMs : performance.now() - job.startedAt;
     if (job.next < job.to && !rs.run.aborted) {
       // The worker stopped early: the candidate's time limit ran out.
       rs.stats.budgetSpent = true;
@@ -421,7 +483,7 @@ export class JsSandboxPool {
   }
 
   /** Replaces the slot's worker after a hang or a crash, records the lost call, requeues the rest. */
-  #fail(slot: Slot, kind: 'timeout' | 'crash', reason: string): void {
+  #fail(slot: Slot, kind: 'timeout' | 'wall' | 'crash' | 'budget' | 'violation', reason: string): void {
     const job = this.#current(slot);
     const others = slot.jobs.filter((j) => j !== job);
     const index = Atomics.load(slot.progress, SLOT.index);
@@ -450,14 +512,32 @@ export class JsSandboxPool {
       this.#pump();
       return;
     }
+    if (kind === 'budget' || kind === 'violation') {
+      // The candidate's time limit ran out within a chunk, or its context broke the harness.
+      if (kind === 'budget') {
+        rs.stats.budgetSpent = true;
+        rs.timeLeftMs = 0;
+      }
+      this.#fillJob(
+        job,
+        kind === 'budget' ? BUDGET_SPENT : { kind: 'error', name: HARNESS_VIOLATION, message: reason },
+      );
+      this.#pump();
+      return;
+    }
     const timeoutMs = rs.ctx.limits.timeoutMs;
     const outcome: Outcome =
-      kind === 'timeout' ? { kind: 'timeout', reason: 'call', ms: timeoutMs } : { kind: 'crash', reason };
+      kind === 'timeout'
+        ? { kind: 'timeout', reason: 'call', ms: timeoutMs }
+        : kind === 'wall'
+          ? { kind: 'timeout', reason: 'wall', ms: wallBackstopMs(timeoutMs) }
+          : { kind: 'crash', reason };
     rs.budgetLeftMs -= kind === 'timeout' ? timeoutMs : lostMs;
+    const timedOut = kind !== 'crash';
     if (phase === PHASE.loading) {
       // The candidate's top-level code itself hangs or crashes: no call can ever run.
       rs.dead = outcome;
-      if (kind === 'timeout') rs.stats.timeouts++;
+      if (timedOut) rs.stats.timeouts++;
       else rs.stats.crashes++;
       this.#fillJob(job, outcome);
     } else if (phase === PHASE.draining && !job.isolated) {
@@ -469,7 +549,7 @@ export class JsSandboxPool {
     } else {
       const at = Math.min(Math.max(index, job.next), job.to - 1);
       rs.ctx.record(rs.row, at, outcome);
-      if (kind === 'timeout') rs.stats.timeouts++;
+      if (timedOut) rs.stats.timeouts++;
       else rs.stats.crashes++;
       this.#enqueue(rs, job.next, at, job.isolated, true);
       this.#enqueue(rs, at + 1, job.to, job.isolated, true);
@@ -502,6 +582,7 @@ export class JsSandboxPool {
    */
   #abort(run: RunState): void {
     run.aborted = true;
+    run.abortedAt = performance.now();
     for (const slot of this.#slots) {
       if (slot.jobs.some((j) => j.rs.run === run)) Atomics.store(slot.progress, SLOT.stop, run.id);
     }
@@ -525,11 +606,95 @@ export class JsSandboxPool {
     for (const slot of this.#slots) {
       const job = this.#current(slot);
       if (job === undefined || !slot.ready) continue;
-      if (this.#moved(slot)) {
-        slot.lastChange = now;
-      } else if (now - slot.lastChange > job.rs.ctx.limits.timeoutMs) {
-        this.#fail(slot, 'timeout', 'timeout');
+      const { rs } = job;
+      const timeoutMs = rs.ctx.limits.timeoutMs;
+      // An aborted run's chunk may not run on: its worker goes, the jobs queued behind it move on.
+      if (rs.run.aborted && now - rs.run.abortedAt > ABORT_GRACE_MS) {
+        this.#fail(slot, 'crash', 'the run was aborted');
+        continue;
       }
+      const moved = this.#moved(slot);
+      const cpu = moved && !Number.isFinite(rs.timeLeftMs) ? null : threadCpu(slot.tid);
+      // The candidate's time limit, enforced while a chunk runs too (the worker checks it only
+      // between chunks).
+      if (Number.isFinite(rs.timeLeftMs)) {
+        const spent =
+          cpu !== null && slot.jobCpuBase >= 0 ? cpu.cpuMs - slot.jobCpuBase : now - job.startedAt;
+        if (spent > rs.timeLeftMs + Math.max(50, Math.min(timeoutMs, 1000))) {
+          this.#fail(slot, 'budget', 'budget');
+          continue;
+        }
+      }
+      if (moved) {
+        slot.lastChange = now;
+        slot.callCpuBase = -1;
+        slot.sleptMs = 0;
+      } else if (cpu === null) {
+        // No per-thread CPU time here: wall time it is.
+        if (now - slot.lastChange > timeoutMs) this.#fail(slot, 'timeout', 'timeout');
+      } else {
+        if (slot.callCpuBase < 0) {
+          slot.callCpuBase = cpu.cpuMs;
+          slot.sleptMs = 0;
+        } else if (cpu.asleep) slot.sleptMs += now - slot.lastTick;
+        if (cpu.cpuMs - slot.callCpuBase + slot.sleptMs > timeoutMs) this.#fail(slot, 'timeout', 'timeout');
+        else if (now - slot.lastChange > wallBackstopMs(timeoutMs)) this.#fail(slot, 'wall', 'wall');
+      }
+      slot.lastTick = now;
     }
   }
 }
+
+/** The timeout of a call whose promise never settled. */
+const UNSETTLED: Outcome = Object.freeze({ kind: 'timeout', reason: 'unsettled', ms: 0 });
+
+const isIndex = (x: unknown, below: number): x is number =>
+  typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < below;
+
+/**
+ * A chunk report, checked against everything the harness guarantees: `n` within the job, exactly
+ * one outcome per call, other outcomes in order, of kind invalid or error only (crash and timeout
+ * are the host's to assign). Null when anything is off.
+ */
+const readChunk = (text: string, from: number, to: number): ChunkReport | null => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  const { n, p, v, e } = parsed as Record<string, unknown>;
+  if (!(p === 0 || p === 1) || !Array.isArray(v) || !Array.isArray(e)) return null;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n <= from || n > to) return null;
+  if (v.length !== n - from - p || e.length > v.length) return null;
+  let last = -1;
+  for (const o of e) {
+    if (!Array.isArray(o) || o.length !== 4) return null;
+    const [k, kind, name, message] = o as unknown[];
+    if (!isIndex(k, v.length) || k <= last || v[k] !== null) return null;
+    if (!(kind === 1 || kind === 2) || typeof name !== 'string' || typeof message !== 'string') return null;
+    last = k;
+  }
+  return { n, p, v, e: e as ChunkReport['e'] };
+};
+
+/**
+ * The outcome a promise settled with (`[0, tagged]`, `[1|2, name, message]`), an unsettled
+ * timeout for '' or null, and null for anything the harness cannot produce.
+ */
+const readPending = (text: string | null): Outcome | null => {
+  if (text === null || text === '') return UNSETTLED;
+  let w: unknown;
+  try {
+    w = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(w)) return null;
+  if (w.length === 2 && w[0] === 0) return fromWireOutcome(w as WireOutcome);
+  if (w.length === 3 && (w[0] === 1 || w[0] === 2) && typeof w[1] === 'string' && typeof w[2] === 'string') {
+    return fromWireOutcome(w as WireOutcome);
+  }
+  return null;
+};

@@ -26,7 +26,7 @@ export interface RunMessage {
   jobId: number;
   /** The run the job belongs to; the host asks a run to stop by writing this id to shared memory. */
   runId: number;
-  /** Wall time the job may take before it stops at the next chunk (-1: no limit). */
+  /** CPU time of the worker thread the job may take before it stops at the next chunk (-1: no limit). */
   timeLimitMs: number;
   candidate: CandidatePayload;
   inputsKey: string;
@@ -36,8 +36,15 @@ export interface RunMessage {
   isolated: boolean;
 }
 
-/** `forget` drops the sandboxes with these keys (all of them without keys). */
-export type HostMessage = InputsMessage | RunMessage | { type: 'forget'; keys?: string[] };
+/**
+ * `forget` drops the sandboxes with these keys (all of them without keys); `forget-inputs` drops
+ * a cached input set (only the host evicts, so it always knows which sets a worker holds).
+ */
+export type HostMessage =
+  | InputsMessage
+  | RunMessage
+  | { type: 'forget'; keys?: string[] }
+  | { type: 'forget-inputs'; key: string };
 
 /**
  * `text` is `{"n": next, "p": 0|1, "r": [wire outcomes from `from`]}`: `n` is where the chunk
@@ -51,4 +58,14 @@ export interface ChunkMessage {
   pending: string | null;
 }
 
-export type WorkerMessage = { type: 'ready' } | ChunkMessage | { type: 'done'; jobId: number };
+/**
+ * `ready` gives the worker thread's Linux thread id (-1 where unknown), so the host can read its
+ * CPU time, and whether code generation from strings works in the worker's own realm. `done`
+ * gives the CPU time the job took (wall time where the platform does not say). `fatal` is the
+ * worker's last word before it exits after an exception nothing else caught.
+ */
+export type WorkerMessage =
+  | { type: 'ready'; tid: number; codeGeneration: boolean }
+  | ChunkMessage
+  | { type: 'done'; jobId: number; cpuMs: number }
+  | { type: 'fatal'; reason: string };

@@ -6,10 +6,17 @@
  * the ESM and CJS builds. It must therefore be self-contained, and it runs in strict mode so
  * that its frames expose neither their functions nor their receivers to call-site inspection.
  *
- * Messages (typed in `protocol.ts`): `inputs` caches an input set; `run` runs one candidate on
- * a range of inputs and answers with `chunk` messages and a final `done`. Each candidate gets
- * its own context (so one that patches built-ins affects nobody else), compiled once per worker
- * and reused across runs.
+ * Messages (typed in `protocol.ts`): `inputs` caches an input set (until `forget-inputs`); `run`
+ * runs one candidate on a range of inputs and answers with `chunk` messages and a final `done`.
+ * Each candidate gets its own context (so one that patches built-ins affects nobody else),
+ * compiled once per worker and reused across runs.
+ *
+ * Nothing a candidate throws or returns is ever handled here: the harness hands over strings
+ * only, and every call into a context is wrapped so that even a value that got through is
+ * dropped unseen. A last-resort handler turns any uncaught exception into a fixed-text report,
+ * because Node would otherwise format the value with `util.inspect`, which calls a custom
+ * inspect function of the value with the worker's own `inspect`: a way to this realm's
+ * `Function` and `process`.
  */
 
 import type { HarnessApi } from './harness.ts';
@@ -19,14 +26,56 @@ type Require = (id: string) => unknown;
 
 export function workerMain(require: Require, codecSource: string, harnessSource: string): void {
   const vm = require('node:vm') as typeof import('node:vm');
+  const fs = require('node:fs') as typeof import('node:fs');
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
   const port = parentPort as import('node:worker_threads').MessagePort;
+  const post = (message: WorkerMessage): void => port.postMessage(message);
+  // Installed first: the value is never read, so no getter, trap or custom inspect of it runs.
+  process.on('uncaughtException', () => {
+    try {
+      post({ type: 'fatal', reason: 'the sandbox harness failed on a value the candidate made' });
+    } finally {
+      process.exit(70);
+    }
+  });
+  // A candidate's own unhandled rejection is its business; Node must not format or rethrow it.
+  process.on('unhandledRejection', () => {});
   const sab = (workerData as { sab: SharedArrayBuffer }).sab;
   const progress = new Int32Array(sab);
   const codecScript = new vm.Script(codecSource, { filename: 'crosscheck-codec.js' });
   const harnessScript = new vm.Script(harnessSource, { filename: 'crosscheck-harness.js' });
-  const runScript = new vm.Script('__cc_run()', { filename: 'crosscheck-run.js' });
-  const loadScript = new vm.Script('__cc_load()', { filename: 'crosscheck-load.js' });
+  // Evaluating any script in a context drains its microtask queue afterwards (microtaskMode
+  // 'afterEvaluate'): this is how the promises of a chunk settle, without a global to call.
+  const drainScript = new vm.Script('void 0', { filename: 'crosscheck-drain.js' });
+  /**
+   * This thread's CPU time, so the candidate time limit counts the candidate's work rather than
+   * the machine's load; wall time where the platform does not say (not Linux, no /proc).
+   */
+  let statPath: string | null = '/proc/thread-self/stat';
+  let tid = -1;
+  try {
+    tid = Number(/task\/(\d+)/.exec(fs.readlinkSync('/proc/thread-self'))?.[1] ?? -1);
+  } catch {
+    statPath = null;
+  }
+  const cpuNow = (): number => {
+    if (statPath !== null) {
+      try {
+        const stat = fs.readFileSync(statPath, 'latin1');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+      } catch {
+        statPath = null;
+      }
+    }
+    return performance.now();
+  };
+  let codeGeneration = true;
+  try {
+    Function('return 0')();
+  } catch {
+    codeGeneration = false;
+  }
   // Parsed once per worker and shared by every context: only harness code reads these tagged
   // trees, and every call decodes a fresh copy in the candidate's own realm.
   interface InputSet {
@@ -66,7 +115,21 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
   }
   const sandboxes = new Map<string, Sandbox>();
 
-  const post = (message: WorkerMessage): void => port.postMessage(message);
+  /** Runs the harness's entry point `f`, then the context's microtask queue; never throws. */
+  const enter = (ctx: import('node:vm').Context, f: () => string): string => {
+    let text = '';
+    try {
+      text = f();
+    } catch {
+      text = '';
+    }
+    try {
+      drainScript.runInContext(ctx);
+    } catch {
+      // Nothing to report from here: a call that failed reports itself through the harness.
+    }
+    return typeof text === 'string' ? text : '';
+  };
 
   const create = (m: RunMessage): Sandbox => {
     const ctx = vm.createContext(Object.create(null), {
@@ -107,7 +170,7 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
     }
     api.setWrapper(wrapper);
     progress[2] = 3;
-    loadScript.runInContext(ctx);
+    enter(ctx, api.load);
     progress[2] = 0;
     return box;
   };
@@ -120,7 +183,13 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
       sandboxes.set(m.candidate.key, box);
     }
     if (box.inputsKey !== m.inputsKey && box.problem === null) {
-      const set = inputSets.get(m.inputsKey) as InputSet;
+      const set = inputSets.get(m.inputsKey);
+      if (set === undefined) {
+        // The host sends an input set before the first run that needs it and drops it only by
+        // `forget-inputs`, so this is a bug of ours: say so for these calls, without crashing.
+        box.problem = [2, 'HarnessError', `the sandbox worker lost the input set ${m.inputsKey}`];
+        return box;
+      }
       box.api.setInputs(set.tagged, set.json);
       box.inputsKey = m.inputsKey;
       box.inputs = set;
@@ -147,14 +216,15 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
         text: JSON.stringify({ n: m.to, p: 0, v, e }),
         pending: null,
       });
-      post({ type: 'done', jobId: m.jobId });
+      post({ type: 'done', jobId: m.jobId, cpuMs: 0 });
       return;
     }
     let i = m.from;
-    const stopAt = m.timeLimitMs >= 0 ? performance.now() + m.timeLimitMs : Number.POSITIVE_INFINITY;
+    const cpuStart = cpuNow();
+    const stopAt = m.timeLimitMs >= 0 ? cpuStart + m.timeLimitMs : Number.POSITIVE_INFINITY;
     while (i < m.to) {
       // The candidate's time limit: the host skips the rest of the job.
-      if (performance.now() > stopAt) break;
+      if (stopAt !== Number.POSITIVE_INFINITY && cpuNow() > stopAt) break;
       // The host asks a run's jobs to end early (it was aborted) by writing the run's id here.
       if (Atomics.load(progress, 5) === m.runId) break;
       const size = m.isolated ? 1 : box.chunk;
@@ -167,19 +237,29 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
         box.api.setBatch(i, `[${set.wire.slice(set.at[i], (set.at[end] as number) - 1)}]`);
       }
       const started = performance.now();
-      const text = runScript.runInContext(box.ctx) as string;
+      const text = enter(box.ctx, box.api.run);
       const elapsed = performance.now() - started;
       progress[2] = 0;
-      const next = Number(/^\{"n":(\d+),"p":(\d)/.exec(text)?.[1] ?? end);
-      const pending = text.charCodeAt(text.indexOf('"p":') + 4) === 49 ? box.api.pending() : null;
-      post({ type: 'chunk', jobId: m.jobId, from: i, text, pending });
+      const head = /^\{"n":(\d+),"p":([01]),/.exec(text);
+      const pending = head !== null && head[2] === '1' ? box.api.pending() : null;
+      post({
+        type: 'chunk',
+        jobId: m.jobId,
+        from: i,
+        text,
+        pending: typeof pending === 'string' ? pending : null,
+      });
+      // A report without its head is malformed: the host rejects it, and the job ends here.
+      if (head === null) break;
+      const next = Number(head[1]);
       // Aim for chunks of a few milliseconds: long enough to amortize the context switch,
       // short enough that little work is redone when a call hangs.
       if (elapsed < 2 && box.chunk < MAX_CHUNK) box.chunk *= 2;
       else if (elapsed > 20 && box.chunk > 1) box.chunk = Math.max(1, box.chunk >> 1);
+      if (!(next > i && next <= end)) break;
       i = next;
     }
-    post({ type: 'done', jobId: m.jobId });
+    post({ type: 'done', jobId: m.jobId, cpuMs: cpuNow() - cpuStart });
   };
 
   port.on('message', (message: { type: string } & Record<string, unknown>) => {
@@ -202,7 +282,9 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
       // were not, every input would take the per-call path instead.
       if (at[n] !== wire.length && n > 0) for (let i = 0; i <= n; i++) taggedBefore[i] = i;
       inputSets.set(message.key as string, { tagged, json, taggedBefore, wire, at });
-      if (inputSets.size > 4) inputSets.delete(inputSets.keys().next().value as string);
+    } else if (message.type === 'forget-inputs') {
+      // Only the host evicts: it then knows to send the set again before a run that needs it.
+      inputSets.delete(message.key as string);
     } else if (message.type === 'run') {
       runJob(message as unknown as RunMessage);
     } else if (message.type === 'forget') {
@@ -211,5 +293,5 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
       else for (const key of keys) sandboxes.delete(key);
     }
   });
-  post({ type: 'ready' });
+  post({ type: 'ready', tid, codeGeneration });
 }

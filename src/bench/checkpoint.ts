@@ -1,7 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CrosscheckError } from '../errors/index.ts';
-import { withIo } from '../errors/io.ts';
+import { CrosscheckError, withIo } from '../errors/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 
 /**

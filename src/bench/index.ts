@@ -19,6 +19,8 @@ export {
 } from './dataset.ts';
 export { type ModelFigures, modelFigures, rankingAgreement, type TaskFigure } from './figures.ts';
 export {
+  BENCH_DEFAULTS,
+  BENCH_WHERE,
   type BenchLanguage,
   type BenchOptions,
   type BenchProfile,

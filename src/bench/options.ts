@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import {
+  type FieldAt,
+  optionError,
+  readMs,
+  readNames,
+  readOneOf,
+  readPositiveInt,
+  readSeed,
+} from '../errors/index.ts';
 import type { Estimator } from '../measure/index.ts';
 import type { EqualityMode } from '../values/index.ts';
 
@@ -86,60 +94,41 @@ export interface ResolvedBenchOptions {
   readonly out: string;
 }
 
-export const DEFAULT_BENCH_OUT = 'crosscheck-bench.json';
+/**
+ * The defaults of {@link BenchOptions}: the one source for {@link resolveBenchOptions} and the
+ * CLI's help text and error examples.
+ * @public
+ */
+export const BENCH_DEFAULTS = Object.freeze({
+  m: 10,
+  n: 1000,
+  seed: 1,
+  estimator: 'all-pairs',
+  profile: 'typed',
+  timeoutMs: 250,
+  budgetMs: 500,
+  candidateTimeMs: 1000,
+  maxOutputBytes: 65536,
+  jobs: 2,
+  out: 'crosscheck-bench.json',
+} as const satisfies Partial<Record<keyof BenchOptions, unknown>>);
+
+export const DEFAULT_BENCH_OUT = BENCH_DEFAULTS.out;
 export const BENCH_LANGUAGES: readonly BenchLanguage[] = ['python', 'javascript', 'typescript'];
 const EQUALITIES: readonly EqualityMode[] = ['python', 'difftrust', 'strict'];
 const ESTIMATORS: readonly Estimator[] = ['all-pairs', 'paired'];
 const PROFILES: readonly BenchProfile[] = ['typed', 'difftrust'];
 
-const WHERE = 'crosscheck bench';
+/** The API its errors name; the CLI re-words them with its flags. @internal */
+export const BENCH_WHERE = 'runBench(options)';
 
-const invalid = (option: string, rule: string, got: unknown, fix: string): never => {
-  throw new CrosscheckError(
-    'INVALID_OPTION',
-    `${WHERE}: --${option} ${rule}, got ${describeValue(got)}. ${fix}`,
-    {
-      where: `${WHERE} --${option}`,
-    },
-  );
-};
+const at = (field: keyof BenchOptions): FieldAt => ({ where: BENCH_WHERE, field });
 
-const integer = (option: string, value: unknown, fallback: number, min: number): number => {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    invalid(
-      option,
-      min > 0 ? 'must be a positive integer' : 'must be an integer',
-      value,
-      `Pass e.g. --${option} ${fallback}.`,
-    );
-  }
-  return value as number;
-};
-
-const milliseconds = (option: string, value: unknown, fallback: number): number => {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    invalid(option, 'must be a positive number of milliseconds', value, `Pass e.g. --${option} ${fallback}.`);
-  }
-  return value as number;
-};
-
-const oneOf = <T extends string>(option: string, value: unknown, allowed: readonly T[]): T | undefined => {
-  if (value === undefined) return undefined;
-  if (!allowed.includes(value as T)) {
-    invalid(option, `must be one of ${allowed.join(', ')}`, value, `Pass e.g. --${option} ${allowed[0]}.`);
-  }
-  return value as T;
-};
-
-const names = (option: string, value: unknown): readonly string[] | null => {
-  if (value === undefined) return null;
-  if (!Array.isArray(value) || value.length === 0 || !value.every((x) => typeof x === 'string' && x !== '')) {
-    invalid(option, 'must be a non-empty comma-separated list', value, `Pass e.g. --${option} a,b.`);
-  }
-  return [...new Set(value as string[])];
-};
+const optional = <T>(
+  field: keyof BenchOptions,
+  value: unknown,
+  read: (at: FieldAt, v: unknown) => T,
+): T | null => (value === undefined ? null : read(at(field), value));
 
 /**
  * Checks the options and fills in defaults. Throws a `CrosscheckError` naming the option, the
@@ -148,48 +137,49 @@ const names = (option: string, value: unknown): readonly string[] | null => {
  */
 export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions => {
   if (typeof options?.data !== 'string' || options.data === '') {
-    invalid(
-      'data',
-      'must be a dataset directory',
-      options?.data,
-      'Pass e.g. --data ../shared/data/humaneval.',
-    );
+    throw optionError({
+      ...at('data'),
+      rule: 'must be a dataset directory',
+      got: options?.data,
+      example: '../shared/data/humaneval',
+    });
   }
   const data = resolve(options.data);
   if (!existsSync(join(data, 'tasks.jsonl.gz')) && !existsSync(join(data, 'tasks.jsonl'))) {
-    invalid(
-      'data',
-      'must be a directory holding tasks.jsonl.gz (or tasks.jsonl) and candidates/<model>.jsonl.gz',
-      data,
-      'Point it at a dataset directory such as ../shared/data/humaneval.',
-    );
+    throw optionError({
+      ...at('data'),
+      rule: 'must be a directory holding tasks.jsonl.gz (or tasks.jsonl) and candidates/<model>.jsonl.gz',
+      got: data,
+      fix: 'Point it at a dataset directory such as ../shared/data/humaneval.',
+    });
   }
   if (options.out !== undefined && (typeof options.out !== 'string' || options.out === '')) {
-    invalid('out', 'must be a file path', options.out, `Pass e.g. --out ${DEFAULT_BENCH_OUT}.`);
+    throw optionError({
+      ...at('out'),
+      rule: 'must be a file path',
+      got: options.out,
+      example: BENCH_DEFAULTS.out,
+    });
   }
-  const limit = options.limit === undefined ? null : integer('limit', options.limit, 10, 1);
-  const timeoutMs = milliseconds('timeout-ms', options.timeoutMs, 250);
-  const budgetMs = milliseconds('budget-ms', options.budgetMs, 500);
-  const candidateTimeMs = milliseconds('candidate-time-ms', options.candidateTimeMs, 1000);
-  const maxOutputBytes = integer('max-output-bytes', options.maxOutputBytes, 65536, 2);
+  const D = BENCH_DEFAULTS;
   return {
     data,
-    models: names('models', options.models),
-    tasks: names('tasks', options.tasks),
-    limit,
-    m: integer('m', options.m, 10, 1),
-    n: integer('n', options.n, 1000, 1),
-    seed: integer('seed', options.seed, 1, Number.MIN_SAFE_INTEGER),
-    equality: oneOf('equality', options.equality, EQUALITIES) ?? null,
-    estimator: oneOf('estimator', options.estimator, ESTIMATORS) ?? 'all-pairs',
-    profile: oneOf('profile', options.profile, PROFILES) ?? 'typed',
-    language: oneOf('language', options.language, BENCH_LANGUAGES) ?? null,
-    timeoutMs,
-    budgetMs,
-    candidateTimeMs,
-    maxOutputBytes,
-    jobs: integer('jobs', options.jobs, 2, 1),
-    out: resolve(options.out ?? DEFAULT_BENCH_OUT),
+    models: optional('models', options.models, readNames),
+    tasks: optional('tasks', options.tasks, readNames),
+    limit: optional('limit', options.limit, (a, v) => readPositiveInt(a, v)),
+    m: readPositiveInt(at('m'), options.m, D.m),
+    n: readPositiveInt(at('n'), options.n, D.n),
+    seed: readSeed(at('seed'), options.seed, D.seed),
+    equality: optional('equality', options.equality, (a, v) => readOneOf(a, v, EQUALITIES)),
+    estimator: optional('estimator', options.estimator, (a, v) => readOneOf(a, v, ESTIMATORS)) ?? D.estimator,
+    profile: optional('profile', options.profile, (a, v) => readOneOf(a, v, PROFILES)) ?? D.profile,
+    language: optional('language', options.language, (a, v) => readOneOf(a, v, BENCH_LANGUAGES)),
+    timeoutMs: readMs(at('timeoutMs'), options.timeoutMs ?? undefined, D.timeoutMs),
+    budgetMs: readMs(at('budgetMs'), options.budgetMs ?? undefined, D.budgetMs),
+    candidateTimeMs: readMs(at('candidateTimeMs'), options.candidateTimeMs ?? undefined, D.candidateTimeMs),
+    maxOutputBytes: readPositiveInt(at('maxOutputBytes'), options.maxOutputBytes, D.maxOutputBytes, 2),
+    jobs: readPositiveInt(at('jobs'), options.jobs, D.jobs),
+    out: resolve(options.out ?? D.out),
   };
 };
 

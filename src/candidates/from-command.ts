@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, describeValue, readLabel, readTags } from '../errors/index.ts';
 import type { CandidateOptions, SourceSpec } from './index.ts';
 import { extractCode } from './markdown.ts';
-import type { CandidateTags, CommandCandidate } from './types.ts';
+import type { CommandCandidate } from './types.ts';
 
 /** Options of {@link fromCommand}. @public */
 export interface CommandOptions extends CandidateOptions {
@@ -16,21 +16,6 @@ const where = 'candidates.fromCommand(command, sources, { entry, language })';
 
 const fail = (message: string): never => {
   throw new CrosscheckError('INVALID_CANDIDATES', message, { where });
-};
-
-const checkTags = (tags: unknown): CandidateTags => {
-  if (tags === undefined) return {};
-  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) {
-    return fail(
-      `Expected \`tags\` to be an object of strings, numbers or booleans, got ${describeValue(tags)}.`,
-    );
-  }
-  for (const [k, v] of Object.entries(tags)) {
-    if (!['string', 'number', 'boolean'].includes(typeof v)) {
-      fail(`Expected tag \`${k}\` to be a string, number or boolean, got ${describeValue(v)}.`);
-    }
-  }
-  return Object.freeze({ ...(tags as CandidateTags) });
 };
 
 /**
@@ -74,8 +59,10 @@ export const fromCommand = (
       `Expected \`language\` to name the language of the sources (e.g. 'ruby'), got ${describeValue(language)}.`,
     );
   }
-  const baseTags = checkTags(options.tags);
-  const prefix = options.label ?? (typeof baseTags.model === 'string' ? baseTags.model : entry);
+  const baseTags = readTags({ where, field: 'tags' }, options.tags);
+  const prefix =
+    readLabel({ where, field: 'label' }, options.label) ??
+    (typeof baseTags.model === 'string' ? baseTags.model : entry);
   const frozenCommand = Object.freeze([...command]) as unknown as readonly [string, ...string[]];
   return sources.map((raw, i) => {
     const spec: SourceSpec = typeof raw === 'string' ? { source: raw } : raw;
@@ -90,8 +77,12 @@ export const fromCommand = (
     return Object.freeze({
       kind: 'command' as const,
       id,
-      label: spec.label ?? `${prefix}#${i}`,
-      tags: Object.freeze({ ...baseTags, sample: i, ...checkTags(spec.tags) }),
+      label: readLabel({ where, field: `sources[${i}].label` }, spec.label) ?? `${prefix}#${i}`,
+      tags: Object.freeze({
+        ...baseTags,
+        sample: i,
+        ...readTags({ where, field: `sources[${i}].tags` }, spec.tags),
+      }),
       command: frozenCommand,
       code,
       entry,

@@ -3,7 +3,7 @@
  * @packageDocumentation
  */
 import { createHash } from 'node:crypto';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, describeValue, readLabel, readTags } from '../errors/index.ts';
 import { fromCommand } from './from-command.ts';
 import { extractCode } from './markdown.ts';
 import { isProblem, prepareJs } from './prepare-js.ts';
@@ -35,36 +35,6 @@ const shortHash = (...parts: string[]): string => {
   const h = createHash('sha256');
   for (const p of parts) h.update(p).update('\0');
   return h.digest('hex').slice(0, 12);
-};
-
-const checkLabel = (label: unknown, where: string, what: string): string | undefined => {
-  if (label === undefined || (typeof label === 'string' && label !== '')) return label;
-  throw new CrosscheckError(
-    'INVALID_OPTION',
-    `Expected ${what} to be a non-empty string, got ${describeValue(label)}.`,
-    { where },
-  );
-};
-
-const checkTags = (tags: unknown, where: string): CandidateTags => {
-  if (tags === undefined) return {};
-  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `Expected \`tags\` to be an object of strings, numbers or booleans, got ${describeValue(tags)}.`,
-      { where },
-    );
-  }
-  for (const [k, v] of Object.entries(tags)) {
-    if (!['string', 'number', 'boolean'].includes(typeof v)) {
-      throw new CrosscheckError(
-        'INVALID_OPTION',
-        `Expected tag \`${k}\` to be a string, number or boolean, got ${describeValue(v)}.`,
-        { where },
-      );
-    }
-  }
-  return Object.freeze({ ...(tags as CandidateTags) });
 };
 
 /** Options shared by the candidate builders. @public */
@@ -99,8 +69,8 @@ export const fromFunctions = (
       { where },
     );
   }
-  const tags = checkTags(options.tags, where);
-  const prefix = checkLabel(options.label, where, '`label`');
+  const tags = readTags({ where, field: 'tags' }, options.tags);
+  const prefix = readLabel({ where, field: 'label' }, options.label);
   const entries: Array<[string | undefined, unknown]> = Array.isArray(fns)
     ? (fns as unknown[]).map((f) => [undefined, f])
     : Object.entries(fns);
@@ -178,9 +148,9 @@ export const fromSources = (
       { where },
     );
   }
-  const baseTags = checkTags(options.tags, where);
+  const baseTags = readTags({ where, field: 'tags' }, options.tags);
   const prefix =
-    checkLabel(options.label, where, '`label`') ??
+    readLabel({ where, field: 'label' }, options.label) ??
     (typeof baseTags.model === 'string' ? baseTags.model : entry);
   return sources.map((raw, i) => {
     const spec: SourceSpec = typeof raw === 'string' ? { source: raw } : raw;
@@ -191,8 +161,12 @@ export const fromSources = (
         { where },
       );
     }
-    const tags = Object.freeze({ ...baseTags, sample: i, ...checkTags(spec.tags, where) });
-    const label = checkLabel(spec.label, where, `the label of source ${i}`);
+    const tags = Object.freeze({
+      ...baseTags,
+      sample: i,
+      ...readTags({ where, field: `sources[${i}].tags` }, spec.tags),
+    });
+    const label = readLabel({ where, field: `sources[${i}].label` }, spec.label);
     const code = extractCode(spec.source, language, entry);
     let prepared: string | null = code;
     let problem: CandidateProblem | null = null;

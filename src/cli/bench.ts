@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 import {
+  BENCH_DEFAULTS,
+  BENCH_WHERE,
   type BenchOptions,
-  DEFAULT_BENCH_OUT,
   progressReporter,
   renderBenchTable,
   runBench,
   summaryLine,
 } from '../bench/index.ts';
-import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
+import { CrosscheckError, describeValue, isCrosscheckError, problemOf } from '../errors/index.ts';
 import { closeSandboxPools } from '../exec/index.ts';
 import { closePythonWorkers } from '../exec/python/index.ts';
 import { renderJson, writeFileAtomic } from '../report/index.ts';
@@ -25,28 +26,28 @@ Options:
   --models <a,b>        models to measure (default: all)
   --tasks <id,id>       task ids to measure (default: all)
   --limit <k>           only the first k tasks
-  --m <k>               candidates per task (default 10)
-  --n <k>               reference-filtered inputs per task (default 1000)
-  --seed <s>            seed of every random choice (default 1)
+  --m <k>               candidates per task (default ${BENCH_DEFAULTS.m})
+  --n <k>               reference-filtered inputs per task (default ${BENCH_DEFAULTS.n})
+  --seed <s>            seed of every random choice (default ${BENCH_DEFAULTS.seed})
   --equality <e>        python | difftrust | strict (default: python for Python tasks)
-  --estimator <e>       all-pairs | paired (default all-pairs). all-pairs: per draw, the share
+  --estimator <e>       all-pairs | paired (default ${BENCH_DEFAULTS.estimator}). all-pairs: per draw, the share
                         of candidate pairs that disagree (incoherence) and of candidates that
                         are wrong (error), on the same n draws. paired: the paper's code (its
                         eq. 10 and 9): one random pair of two different candidates per draw,
                         and error from one random candidate per draw on n draws of its own
-  --profile <p>         typed | difftrust input generation (default typed)
+  --profile <p>         typed | difftrust input generation (default ${BENCH_DEFAULTS.profile})
   --language <l>        python | javascript | typescript, overriding each task's language
-  --timeout-ms <ms>     per-call limit (default 250)
+  --timeout-ms <ms>     per-call limit (default ${BENCH_DEFAULTS.timeoutMs})
   --budget-ms <ms>      time a candidate may lose to timeouts before the rest of its calls
-                        are skipped as unknown (default 500)
+                        are skipped as unknown (default ${BENCH_DEFAULTS.budgetMs})
   --candidate-time-ms <ms>
                         time all of one candidate's calls on one task may take, slow ones
-                        included, before the rest are skipped as unknown (default 1000)
+                        included, before the rest are skipped as unknown (default ${BENCH_DEFAULTS.candidateTimeMs})
   --max-output-bytes <b>
                         largest output of a call; inputs where the reference's is larger are
-                        dropped, a candidate's is an OutputTooLarge error (default 65536)
-  --jobs <k>            tasks measured at once (default 2)
-  --out <file>          report JSON (default ${DEFAULT_BENCH_OUT}); render it with crosscheck report
+                        dropped, a candidate's is an OutputTooLarge error (default ${BENCH_DEFAULTS.maxOutputBytes})
+  --jobs <k>            tasks measured at once (default ${BENCH_DEFAULTS.jobs})
+  --out <file>          report JSON (default ${BENCH_DEFAULTS.out}); render it with crosscheck report
   -h, --help            this help
 
 Columns (per model, over its tasks): error and incoh. are mean Ê and Î per task (estimator
@@ -56,17 +57,27 @@ i.i.d. draws of the task's Gen (duplicates run once, counted as drawn). Interval
 are Hoeffding intervals about the m sampled candidates and this Gen, not about the model.
 `;
 
-/** The example each number option's error suggests: its default where it has one (as in BENCH_USAGE). */
-const NUMBER_EXAMPLES: Readonly<Record<string, number>> = {
-  limit: 10,
-  m: 10,
-  n: 1000,
-  seed: 1,
-  'timeout-ms': 250,
-  'budget-ms': 500,
-  'candidate-time-ms': 1000,
-  'max-output-bytes': 65536,
-  jobs: 2,
+/** The flag of each option of runBench: `timeoutMs` → `--timeout-ms`. */
+const flagOf = (field: string): string => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** The field behind each number flag, so its error suggests the default BENCH_USAGE states. */
+const NUMBER_EXAMPLES: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries({ ...BENCH_DEFAULTS, limit: 10 })
+    .filter(([, value]) => typeof value === 'number')
+    .map(([field, value]) => [flagOf(field).slice(2), value as number]),
+);
+
+/**
+ * An error of runBench's options in the CLI's own terms: the flag for the field and the
+ * example as a flag value (the engine speaks in option names, only the CLI knows flags).
+ */
+export const cliMessage = (error: CrosscheckError): string => {
+  const p = problemOf(error);
+  if (p === undefined || p.where !== BENCH_WHERE) return error.message;
+  const flag = flagOf(p.field);
+  const example = Array.isArray(p.example) ? p.example.join(',') : p.example;
+  const fix = p.fix ?? (example === undefined ? '' : `Pass e.g. ${flag} ${example}.`);
+  return `crosscheck bench: ${flag} ${p.rule}, got ${describeValue(p.got)}.${fix ? ` ${fix}` : ''}`;
 };
 
 const number = (option: string, raw: string | undefined): number | undefined => {
@@ -193,7 +204,7 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
   } catch (error) {
     progress.clear();
     if (!isCrosscheckError(error)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${cliMessage(error)}\n`);
     return 2;
   } finally {
     process.off('SIGINT', onSigint);

@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
-import { ioError } from '../errors/io.ts';
+import { CrosscheckError, describeValue, ioError } from '../errors/index.ts';
 import {
   type CrosscheckReport,
   mergeReports,

@@ -1,4 +1,4 @@
-import { CrosscheckError } from './index.ts';
+import { CrosscheckError } from './error.ts';
 
 /** What to do about each common I/O failure, by errno code. */
 const FIXES: Readonly<Record<string, string>> = {

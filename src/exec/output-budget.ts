@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { optionError } from '../errors/index.ts';
 import type { Tagged } from '../values/codec-core.ts';
 import { sha256, valueCellKey } from '../values/digest.ts';
 import { comparator, type EqualityMode } from '../values/equality.ts';
@@ -130,14 +130,16 @@ export interface OutputBudgetOptions {
   maxRunOutputBytes?: number;
 }
 
-const readBudget = (name: keyof OutputBudgetOptions, value: unknown, fallback: number): number => {
+const readBudget = (field: keyof OutputBudgetOptions, value: unknown, fallback: number): number => {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `run: expected \`${name}\` to be a non-negative number of characters, got ${describeValue(value)}.`,
-      { where: `run(task, candidates, inputs, { ${name} })` },
-    );
+    throw optionError({
+      where: 'run(task, candidates, inputs, options)',
+      field,
+      rule: 'must be a non-negative number of characters',
+      got: value,
+      example: 1_000_000,
+    });
   }
   return value;
 };

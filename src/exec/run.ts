@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Candidate, isCandidate } from '../candidates/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, describeValue, readMs } from '../errors/index.ts';
 import type { Args } from '../inputs/gen-contract.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { encode, type Tagged } from '../values/codec.ts';
@@ -66,17 +66,11 @@ const DEFAULTS: Omit<ExecLimits, 'timeoutMs' | 'candidateTimeMs'> = {
   memoryMb: 256,
 };
 
-const positive = (name: keyof ExecLimits, value: unknown, fallback: number): number => {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `run: expected \`${name}\` to be a positive number, got ${describeValue(value)}.`,
-      { where: `run(task, candidates, inputs, { ${name} })` },
-    );
-  }
-  return value;
-};
+const RUN_WHERE = 'run(task, candidates, inputs, options)';
+
+/** Every limit is a positive number; only the time limits are milliseconds. */
+const positive = (field: keyof ExecLimits, value: unknown, fallback: number): number =>
+  readMs({ where: RUN_WHERE, field }, value, fallback, 'must be a positive number');
 
 /** Resolves run options into limits (one reader per field). @internal */
 export const resolveLimits = (task: Task, options: RunOptions): ExecLimits => ({

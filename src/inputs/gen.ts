@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { type Candidate, fromFunctions, isCandidate } from '../candidates/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, describeValue, readPositiveInt, readSeed } from '../errors/index.ts';
 import type { Outcome } from '../exec/outcome.ts';
 import { type RunOptions, run } from '../exec/run.ts';
 import { defineTask, isTask, type Task } from '../task/index.ts';
@@ -139,29 +139,6 @@ const notJudged = (rejected: Record<string, number>): string => {
     : ` (${n} never ran: the reference spent its timeout budget on slow inputs; raise budgetMs/timeoutMs or narrow the inputs)${most}`;
 };
 
-const checkCount = (n: unknown, where: string): number => {
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `${where}: \`n\` must be a non-negative integer, got ${describeValue(n)}. Ask for e.g. generate(1000, { seed: 42 }).`,
-      { where },
-    );
-  }
-  return n;
-};
-
-const checkSeed = (options: unknown, where: string): GenerateOptions => {
-  const seed = (options as { seed?: unknown } | undefined)?.seed;
-  if (typeof seed !== 'number' || !Number.isFinite(seed)) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `${where}: \`options.seed\` must be a finite number, got ${describeValue(seed)}. Pass e.g. { seed: 42 }; the same seed gives the same inputs.`,
-      { where },
-    );
-  }
-  return options as GenerateOptions;
-};
-
 /**
  * The Gen every `gen.*` source returns: a fast-check arbitrary (the distribution) and validity
  * filters. Draws are i.i.d.; equal ones (by canonical key) are judged and run once and counted
@@ -221,9 +198,10 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
    * once, weight it by its count), and says how many draws were duplicates or rejected, and why.
    */
   async generateWithReport(n: number, options: GenerateOptions): Promise<GenerateReport<A>> {
-    const where = 'gen.generate(n, { seed })';
-    checkCount(n, where);
-    const { seed, signal, onProgress } = checkSeed(options, where);
+    const where = 'gen.generate(n, options)';
+    readPositiveInt({ where, field: 'n' }, n, undefined, 0);
+    const seed = readSeed({ where, field: 'seed' }, (options as Partial<GenerateOptions> | undefined)?.seed);
+    const { signal, onProgress } = options;
     const maxDraws = options.maxDraws ?? 50 * n + 1000;
     const inputs: A[] = [];
     const counts: number[] = [];

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { optionError } from '../errors/index.ts';
 import { FrozenSet, PyDict, PyFloat, Tuple } from '../values/index.ts';
 import { CrosscheckGen } from './gen.ts';
 import type { Args } from './gen-contract.ts';
@@ -21,13 +21,7 @@ const isArbitrary = (x: unknown): x is fc.Arbitrary<unknown> =>
     typeof (x as { canShrinkWithoutContext?: unknown }).canShrinkWithoutContext === 'function');
 
 const invalid = (where: string, field: string, rule: string, got: unknown, fix: string): never => {
-  throw new CrosscheckError(
-    'INVALID_OPTION',
-    `${where}: \`${field}\` ${rule}, got ${describeValue(got)}. ${fix}`,
-    {
-      where,
-    },
-  );
+  throw optionError({ where, field, rule, got, fix });
 };
 
 const checkSizeOptions = (where: string, options: SizeOptions): void => {

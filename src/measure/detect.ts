@@ -1,4 +1,5 @@
 import type { Candidate } from '../candidates/index.ts';
+import { readProbability } from '../errors/index.ts';
 import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
 import { describeOutcome } from '../exec/outcome.ts';
 import { run } from '../exec/run.ts';
@@ -6,7 +7,7 @@ import type { Args } from '../inputs/gen-contract.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import { pairCounts, toCell, type UnknownPolicy } from './cells.ts';
-import { type DetectOptions, drawInputs, readProbability, resolveCommon } from './options.ts';
+import { type DetectOptions, drawInputs, resolveCommon } from './options.ts';
 import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, type Witness } from './witness.ts';
 
@@ -83,8 +84,8 @@ export const detect = async <A extends Args>(
   const r = resolveCommon(WHERE, task, candidates, options, 2);
   // Own properties only: a polluted Object.prototype must not set an option.
   const own: typeof options = Object.assign(Object.create(null), options);
-  const epsilon = readProbability(WHERE, 'epsilon', own.epsilon, 0.05);
-  const delta = readProbability(WHERE, 'delta', own.delta, 0.05);
+  const epsilon = readProbability({ where: WHERE, field: 'epsilon' }, own.epsilon, 0.05);
+  const delta = readProbability({ where: WHERE, field: 'delta' }, own.delta, 0.05);
   const required = pacDetectionSamples(epsilon, delta);
   // N counts i.i.d. draws; each distinct value runs once and counts as often as it was drawn.
   // Whether N draws show a disagreement does not depend on the order they are checked in.

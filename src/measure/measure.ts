@@ -1,5 +1,5 @@
 import type { Candidate, CandidateTags } from '../candidates/index.ts';
-import { CrosscheckError } from '../errors/index.ts';
+import { CrosscheckError, readPositiveInt, readProbability } from '../errors/index.ts';
 import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
 import { BUDGET_SPENT, type Outcome } from '../exec/outcome.ts';
 import { type MatrixRow, run } from '../exec/run.ts';
@@ -17,14 +17,7 @@ import {
   type UnknownCounts,
 } from './analyze.ts';
 import type { UnknownPolicy } from './cells.ts';
-import {
-  drawInputs,
-  type Estimator,
-  type MeasureOptions,
-  readCount,
-  readProbability,
-  resolveCommon,
-} from './options.ts';
+import { drawInputs, type Estimator, type MeasureOptions, resolveCommon } from './options.ts';
 import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, pickWitness, type Witness } from './witness.ts';
 
@@ -165,8 +158,8 @@ export const measure = async <A extends Args>(
   const r = resolveCommon(WHERE, task, candidates, options, 1);
   // Own properties only: a polluted Object.prototype must not set an option.
   const own: typeof options = Object.assign(Object.create(null), options);
-  const delta = readProbability(WHERE, 'delta', own.delta, 0.05);
-  const n = own.n === undefined ? undefined : readCount(WHERE, 'n', own.n, 1000);
+  const delta = readProbability({ where: WHERE, field: 'delta' }, own.delta, 0.05);
+  const n = own.n === undefined ? undefined : readPositiveInt({ where: WHERE, field: 'n' }, own.n, 1000);
   const estimator = own.estimator ?? 'all-pairs';
   if (estimator !== 'all-pairs' && estimator !== 'paired') {
     throw new CrosscheckError(
@@ -179,7 +172,9 @@ export const measure = async <A extends Args>(
   const { inputs, weights } = drawn;
   const asked = n ?? (r.gen ? 1000 : (r.source as readonly A[]).length);
   const minInputs =
-    options.minInputs === undefined ? asked : readCount(WHERE, 'minInputs', options.minInputs, asked);
+    options.minInputs === undefined
+      ? asked
+      : readPositiveInt({ where: WHERE, field: 'minInputs' }, options.minInputs, asked);
   if (inputs.length === 0) {
     throw new CrosscheckError(
       'INVALID_INPUT',

@@ -1,5 +1,5 @@
 import { type Candidate, isCandidate } from '../candidates/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, describeValue, optionError, readSeed } from '../errors/index.ts';
 import type { RunOptions } from '../exec/run.ts';
 import { argsKey } from '../inputs/canonical-key.ts';
 import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
@@ -112,14 +112,6 @@ export interface Resolved<A extends Args = Args> {
 export const DEFAULT_SEED = 42;
 const DEFAULT_SHRINK_STEPS = 200;
 
-const invalid = (where: string, field: string, rule: string, got: unknown, fix: string): never => {
-  throw new CrosscheckError(
-    'INVALID_OPTION',
-    `${where}: \`${field}\` ${rule}, got ${describeValue(got)}. ${fix}`,
-    { where: `${where.replace(/\)$/, '')}, { ${field} })` },
-  );
-};
-
 /** The default equality of DESIGN.md: Python semantics for an all-Python pool, strict otherwise. */
 export const defaultEquality = (task: Task, candidates: readonly Candidate[]): Equality =>
   task.equality ??
@@ -127,32 +119,18 @@ export const defaultEquality = (task: Task, candidates: readonly Candidate[]): E
     ? 'python'
     : 'strict');
 
-const readSeed = (where: string, seed: unknown): number => {
-  if (seed === undefined) return DEFAULT_SEED;
-  if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
-    invalid(
-      where,
-      'seed',
-      'must be an integer',
-      seed,
-      'Pass e.g. { seed: 42 }; the same seed replays the run.',
-    );
-  }
-  return seed as number;
-};
-
 const UNKNOWN_POLICIES: readonly UnknownPolicy[] = ['disagree', 'inconclusive', 'exclude'];
 
 const readUnknown = (where: string, unknown: unknown): UnknownPolicy => {
   if (unknown === undefined) return 'disagree';
   if (!UNKNOWN_POLICIES.includes(unknown as UnknownPolicy)) {
-    invalid(
+    throw optionError({
       where,
-      'unknown',
-      "must be 'disagree', 'inconclusive' or 'exclude'",
-      unknown,
-      "Pass e.g. { unknown: 'disagree' } (a timeout or crash counts as a disagreement).",
-    );
+      field: 'unknown',
+      rule: "must be 'disagree', 'inconclusive' or 'exclude'",
+      got: unknown,
+      fix: "Pass e.g. { unknown: 'disagree' } (a timeout or crash counts as a disagreement).",
+    });
   }
   return unknown as UnknownPolicy;
 };
@@ -161,13 +139,13 @@ const readShrink = (where: string, shrink: unknown): number => {
   if (shrink === undefined || shrink === true) return DEFAULT_SHRINK_STEPS;
   if (shrink === false) return 0;
   if (typeof shrink !== 'number' || !Number.isInteger(shrink) || shrink < 0) {
-    invalid(
+    throw optionError({
       where,
-      'shrink',
-      'must be a boolean or a non-negative integer number of steps',
-      shrink,
-      'Pass e.g. { shrink: 100 }.',
-    );
+      field: 'shrink',
+      rule: 'must be a boolean or a non-negative integer number of steps',
+      got: shrink,
+      fix: 'Pass e.g. { shrink: 100 }.',
+    });
   }
   return shrink as number;
 };
@@ -177,13 +155,13 @@ const readSource = <A extends Args>(where: string, task: Task<A>, inputs: unknow
   if (isGen(source)) return source as Gen<A>;
   if (Array.isArray(source) && source.length > 0 && source.every(Array.isArray))
     return source as unknown as readonly A[];
-  return invalid(
+  throw optionError({
     where,
-    'inputs',
-    'must be a Gen (from gen.*) or a non-empty array of argument tuples, here or in defineTask({ inputs })',
-    source,
-    'Pass e.g. { inputs: gen.fromSignature("(xs: number[]) => number") } or { inputs: [[[1, 2]], [[3]]] }.',
-  );
+    field: 'inputs',
+    rule: 'must be a Gen (from gen.*) or a non-empty array of argument tuples, here or in defineTask({ inputs })',
+    got: source,
+    fix: 'Pass e.g. { inputs: gen.fromSignature("(xs: number[]) => number") } or { inputs: [[[1, 2]], [[3]]] }.',
+  });
 };
 
 /** Validates the task, candidates and shared options (one reader per field). @internal */
@@ -211,7 +189,13 @@ export const resolveCommon = <A extends Args>(
     );
   }
   if (raw !== undefined && (typeof raw !== 'object' || raw === null)) {
-    invalid(where, 'options', 'must be an object', raw, 'Pass e.g. { seed: 42 }.');
+    throw optionError({
+      where,
+      field: 'options',
+      rule: 'must be an object',
+      got: raw,
+      fix: 'Pass e.g. { seed: 42 }.',
+    });
   }
   const options: CommonOptions<A> = Object.assign(Object.create(null), raw);
   const source = readSource(where, task, options.inputs);
@@ -232,7 +216,7 @@ export const resolveCommon = <A extends Args>(
     source,
     gen,
     genDescription: gen ? gen.description : `${(source as readonly A[]).length} fixed inputs`,
-    seed: readSeed(where, options.seed),
+    seed: readSeed({ where, field: 'seed' }, options.seed, DEFAULT_SEED),
     rules: {
       compare,
       compareErrorMessages: options.compareErrorMessages === true,
@@ -243,30 +227,6 @@ export const resolveCommon = <A extends Args>(
     run: Object.assign(Object.create(null), options.run),
     signal: options.signal,
   };
-};
-
-/** Reads a probability option strictly between 0 and 1. @internal */
-export const readProbability = (where: string, field: string, value: unknown, fallback: number): number => {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value >= 1) {
-    invalid(
-      where,
-      field,
-      'must be a number strictly between 0 and 1',
-      value,
-      `Pass e.g. { ${field}: 0.05 }.`,
-    );
-  }
-  return value as number;
-};
-
-/** Reads a positive integer count option. @internal */
-export const readCount = (where: string, field: string, value: unknown, fallback: number): number => {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    invalid(where, field, 'must be a positive integer', value, `Pass e.g. { ${field}: 1000 }.`);
-  }
-  return value as number;
 };
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ioError, withIo } from '../errors/io.ts';
+import { ioError, withIo } from '../errors/index.ts';
 
 /**
  * Writes a file atomically: a temporary file in the same directory, then a rename. A reader (or a

@@ -1,27 +1,8 @@
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { readPositiveInt, readProbability } from '../errors/index.ts';
 
 /** Checks a probability strictly between 0 and 1 (δ, ε, confidence). @internal */
-export const checkProbability = (name: string, value: unknown, where: string): number => {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value >= 1) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `${where}: \`${name}\` must be a number strictly between 0 and 1, got ${describeValue(value)}. Pass e.g. { ${name}: 0.05 }.`,
-      { where },
-    );
-  }
-  return value;
-};
-
-const checkCount = (name: string, value: unknown, where: string): number => {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `${where}: \`${name}\` must be a positive integer, got ${describeValue(value)}.`,
-      { where },
-    );
-  }
-  return value;
-};
+export const checkProbability = (field: string, value: unknown, where: string): number =>
+  readProbability({ where, field }, value);
 
 /**
  * Half-width ε of the two-sided Hoeffding interval for the mean of `n` independent values in
@@ -30,7 +11,7 @@ const checkCount = (name: string, value: unknown, where: string): number => {
  */
 export const hoeffdingHalfWidth = (n: number, delta: number): number => {
   const where = 'hoeffdingHalfWidth(n, delta)';
-  checkCount('n', n, where);
+  readPositiveInt({ where, field: 'n' }, n);
   checkProbability('delta', delta, where);
   return Math.sqrt(Math.log(2 / delta) / (2 * n));
 };

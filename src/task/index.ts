@@ -3,7 +3,7 @@
  * @packageDocumentation
  */
 import { type Candidate, fromFunctions, isCandidate } from '../candidates/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, describeValue, optionError } from '../errors/index.ts';
 import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
 import { comparator, type Equality } from '../values/equality.ts';
 
@@ -84,11 +84,7 @@ const editDistance = (a: string, b: string): number => {
 };
 
 const fail = (field: string, rule: string, got: unknown, fix?: string): never => {
-  throw new CrosscheckError(
-    'INVALID_TASK',
-    `defineTask: \`${field}\` ${rule}, got ${describeValue(got)}.${fix ? ` ${fix}` : ''}`,
-    { where: `defineTask({ ${field} })` },
-  );
+  throw optionError({ code: 'INVALID_TASK', where: 'defineTask', field, rule, got, fix });
 };
 
 /** A value as code for a fix hint (`3`, `"abc"`), falling back to its description. */

@@ -79,9 +79,13 @@ describe('bench options and checkpoint', () => {
       resolveBenchOptions({ data: dir as string, equality: 'fuzzy' as never }),
     );
     // Assert
-    expect(badM).toMatch(/--m must be a positive integer, got 0 \(number\)\. Pass e\.g\. --m 10/);
-    expect(badData).toMatch(/--data must be a directory holding tasks\.jsonl\.gz/);
-    expect(badEquality).toMatch(/--equality must be one of python, difftrust, strict/);
+    // The engine names options as the API spells them; only the CLI speaks in --flags.
+    expect(badM).toBe(
+      'runBench(options): `m` must be a positive integer, got 0 (number). Pass e.g. { m: 10 }.',
+    );
+    expect(badData).toMatch(/^runBench\(options\): `data` must be a directory holding tasks\.jsonl\.gz/);
+    expect(badEquality).toMatch(/`equality` must be one of "python", "difftrust", "strict", got "fuzzy"/);
+    for (const message of [badM, badData, badEquality]) expect(message).not.toContain('--');
   });
 
   it('should keep finished pairs across opens, drop a line cut short, and refuse other options', () => {

@@ -105,11 +105,11 @@ describe('fromFunctions', () => {
     // Assert
     expect(notObject.code).toBe('INVALID_OPTION');
     expect(notObject.message).toMatchInlineSnapshot(
-      `"Expected \`tags\` to be an object of strings, numbers or booleans, got "gpt" (string)."`,
+      `"candidates.fromFunctions(fns): \`tags\` must be an object of strings, numbers or booleans, got "gpt" (string). Pass e.g. { tags: { model: "gpt-4o", temperature: 0.6 } }."`,
     );
     expect(badValue.code).toBe('INVALID_OPTION');
     expect(badValue.message).toMatchInlineSnapshot(
-      `"Expected tag \`model\` to be a string, number or boolean, got an array of length 1."`,
+      `"candidates.fromFunctions(fns): \`tags.model\` must be a string, number or boolean, got an array of length 1. Pass e.g. { tags: { model: "gpt-4o", temperature: 0.6 } }."`,
     );
   });
 
@@ -436,13 +436,13 @@ describe('fromSources: bad arguments', () => {
     // Assert
     expect(onOptions.code).toBe('INVALID_OPTION');
     expect(onOptions.message).toMatchInlineSnapshot(
-      `"Expected \`label\` to be a non-empty string, got 5 (number)."`,
+      `"candidates.fromSources(sources, { language, entry }): \`label\` must be a non-empty string, got 5 (number). Pass e.g. { label: "gpt-4o" }."`,
     );
     expect(onSource.message).toMatchInlineSnapshot(
-      `"Expected the label of source 1 to be a non-empty string, got "" (string)."`,
+      `"candidates.fromSources(sources, { language, entry }): \`sources[1].label\` must be a non-empty string, got "" (string). Pass e.g. { label: "gpt-4o" }."`,
     );
     expect(onFunctions.message).toMatchInlineSnapshot(
-      `"Expected \`label\` to be a non-empty string, got an object with keys []."`,
+      `"candidates.fromFunctions(fns): \`label\` must be a non-empty string, got an object with keys []. Pass e.g. { label: "gpt-4o" }."`,
     );
   });
 
@@ -458,10 +458,10 @@ describe('fromSources: bad arguments', () => {
     // Assert
     expect(onOptions.code).toBe('INVALID_OPTION');
     expect(onOptions.message).toMatchInlineSnapshot(
-      `"Expected tag \`model\` to be a string, number or boolean, got null."`,
+      `"candidates.fromSources(sources, { language, entry }): \`tags.model\` must be a string, number or boolean, got null. Pass e.g. { tags: { model: "gpt-4o", temperature: 0.6 } }."`,
     );
     expect(onSource.message).toMatchInlineSnapshot(
-      `"Expected \`tags\` to be an object of strings, numbers or booleans, got an array of length 1."`,
+      `"candidates.fromSources(sources, { language, entry }): \`sources[0].tags\` must be an object of strings, numbers or booleans, got an array of length 1. Pass e.g. { tags: { model: "gpt-4o", temperature: 0.6 } }."`,
     );
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { crosscheck, root } from '../reporter/helpers.ts';
@@ -32,4 +33,36 @@ describe('crosscheck bench number options', () => {
       `${option} must be a number, got "lots". Pass e.g. ${option} ${example}.`,
     );
   });
+});
+
+describe('crosscheck bench option rules', () => {
+  it.each([
+    [['--m', '0'], '--m must be a positive integer, got 0 (number). Pass e.g. --m 10.'],
+    [['--seed', '1.5'], '--seed must be an integer, got 1.5 (number).'],
+    [
+      ['--timeout-ms', '0'],
+      '--timeout-ms must be a positive number of milliseconds, got 0 (number). Pass e.g. --timeout-ms 250.',
+    ],
+    [
+      ['--equality', 'fuzzy'],
+      '--equality must be one of "python", "difftrust", "strict", got "fuzzy" (string). Pass e.g. --equality python.',
+    ],
+  ])(
+    'should word the engine rule for %j in flags, with the default as the example',
+    async (args, message) => {
+      // Arrange
+      const data = mkdtempSync(join(tmpdir(), 'cli-rules-'));
+      writeFileSync(join(data, 'tasks.jsonl'), '');
+      try {
+        // Act
+        const result = await crosscheck(['bench', '--data', data, ...args]);
+        // Assert
+        expect(result.exitCode).toBe(2);
+        expect(result.stderr).toContain(`crosscheck bench: ${message}`);
+        expect(result.stderr).not.toContain('runBench(options)');
+      } finally {
+        rmSync(data, { recursive: true, force: true });
+      }
+    },
+  );
 });

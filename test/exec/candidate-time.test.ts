@@ -103,7 +103,7 @@ describe('run with candidateTimeMs', () => {
       const error = await run(task, cs, [[1]], { candidateTimeMs: bad as number }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CrosscheckError);
       expect((error as CrosscheckError).code).toBe('INVALID_OPTION');
-      expect((error as Error).message).toContain('`candidateTimeMs` to be a positive number');
+      expect((error as Error).message).toContain('`candidateTimeMs` must be a positive number');
     }
   });
 });

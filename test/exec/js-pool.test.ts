@@ -218,7 +218,7 @@ describe('run with sandboxed JavaScript', () => {
       'run: input 0 cannot be sent to a candidate: Cannot encode value: the value contains a function, which has no data form.',
     );
     await expect(run(task, [], [], { timeoutMs: -1 })).rejects.toThrow(
-      'run: expected `timeoutMs` to be a positive number, got -1 (number).',
+      'run(task, candidates, inputs, options): `timeoutMs` must be a positive number, got -1 (number).',
     );
   });
 });

@@ -36,7 +36,7 @@ describe('hoeffding', () => {
       'hoeffdingHalfWidth(n, delta): `delta` must be a number strictly between 0 and 1, got 1 (number). Pass e.g. { delta: 0.05 }.',
     );
     expect(() => hoeffdingHalfWidth(0, 0.05)).toThrow(
-      'hoeffdingHalfWidth(n, delta): `n` must be a positive integer, got 0 (number).',
+      'hoeffdingHalfWidth(n, delta): `n` must be a positive integer, got 0 (number). Pass e.g. { n: 1000 }.',
     );
   });
 });

@@ -3,8 +3,7 @@ import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
-import { CrosscheckError } from '../../errors/index.ts';
-import { ioError, withIo } from '../../errors/io.ts';
+import { CrosscheckError, ioError, withIo } from '../../errors/index.ts';
 import { confine, executableProblem } from '../isolation/index.ts';
 import { PROTOCOL_VERSION, parseWorkerMessage, WORKER_ENV, type WorkerMessage } from './protocol.ts';
 

@@ -29,19 +29,25 @@ export { CrosscheckError, type CrosscheckErrorCode, isCrosscheckError } from './
 export {
   type CandidateRunStats,
   type CrashOutcome,
+  closePythonWorkers,
   closeSandboxPools,
+  configurePython,
   describeOutcome,
   type ErrorOutcome,
   type ExecLimits,
   fromWireOutcome,
   type InvalidOutcome,
+  type IsolationMode,
+  type IsolationUsed,
   type MatrixRow,
   type Outcome,
   type OutcomeKind,
   type OutcomeMatrix,
   type OutputDigest,
   outcomeDigest,
+  type PythonOptions,
   type RunOptions,
+  resolveIsolation,
   run,
   type TimeoutOutcome,
   toWireOutcome,
@@ -49,12 +55,6 @@ export {
   valueOutcome,
   type WireOutcome,
 } from './exec/index.ts';
-export {
-  type IsolationMode,
-  type IsolationUsed,
-  resolveIsolation,
-} from './exec/isolation/index.ts';
-export { closePythonWorkers, configurePython, type PythonOptions } from './exec/python/index.ts';
 export {
   type Args,
   CrosscheckGen,

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CrosscheckError } from '../errors/index.ts';
-import { encode } from '../values/codec.ts';
-import type { Tagged } from '../values/codec-core.ts';
+import type { Tagged } from '../values/index.ts';
+import { encode } from '../values/index.ts';
 import { literalCallArgs } from './python-literal.ts';
 
 /**

@@ -1,7 +1,6 @@
 import { type Candidate, fromSources } from '../candidates/index.ts';
 import { isCrosscheckError } from '../errors/index.ts';
-import { BUDGET_SPENT, type Outcome, run } from '../exec/index.ts';
-import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
+import { BUDGET_SPENT, combineIsolation, type IsolationUsed, type Outcome, run } from '../exec/index.ts';
 // The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
 import {

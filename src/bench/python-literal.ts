@@ -1,4 +1,4 @@
-import type { Tagged } from '../values/codec-core.ts';
+import type { Tagged } from '../values/index.ts';
 
 /**
  * The arguments of a call written in a Python test, as tagged values: MBPP keeps a task's inputs

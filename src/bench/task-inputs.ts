@@ -1,7 +1,7 @@
 import { type Candidate, fromSources } from '../candidates/index.ts';
+import type { Args } from '../contract/index.ts';
 import { isCrosscheckError } from '../errors/index.ts';
 import type { Outcome } from '../exec/index.ts';
-import type { Args } from '../inputs/gen-contract.ts';
 import { gen } from '../inputs/index.ts';
 import { decode, type Tagged } from '../values/index.ts';
 import type { DatasetTask } from './dataset.ts';

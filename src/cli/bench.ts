@@ -9,8 +9,7 @@ import {
   summaryLine,
 } from '../bench/index.ts';
 import { CrosscheckError, describeValue, isCrosscheckError, problemOf } from '../errors/index.ts';
-import { closeSandboxPools } from '../exec/index.ts';
-import { closePythonWorkers } from '../exec/python/index.ts';
+import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
 import { renderJson, writeFileAtomic } from '../report/index.ts';
 
 /** Usage of `crosscheck bench`. */

@@ -6,8 +6,6 @@ export type CrosscheckErrorCode =
   | 'INVALID_OPTION'
   | 'INVALID_CANDIDATES'
   | 'INVALID_INPUT'
-  | 'ENTRY_NOT_FOUND'
-  | 'COMPILE_ERROR'
   | 'UNSERIALIZABLE'
   | 'ABORTED'
   | 'RUNTIME_MISSING'

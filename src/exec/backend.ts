@@ -1,6 +1,6 @@
-import type { Candidate } from '../candidates/types.ts';
+import type { Candidate } from '../candidates/index.ts';
 import type { Task } from '../task/index.ts';
-import type { Tagged } from '../values/codec-core.ts';
+import type { Tagged } from '../values/index.ts';
 import type { IsolationUsed } from './isolation/index.ts';
 import type { Outcome } from './outcome.ts';
 

@@ -1,6 +1,6 @@
-import type { FunctionCandidate } from '../candidates/types.ts';
+import type { FunctionCandidate } from '../candidates/index.ts';
 import { toErrorInfo } from '../errors/index.ts';
-import { createCodec, type Tagged } from '../values/codec-core.ts';
+import { createCodec, type Tagged } from '../values/index.ts';
 import type { Backend, RowJob, RunContext } from './backend.ts';
 import { BUDGET_SPENT, type Outcome } from './outcome.ts';
 

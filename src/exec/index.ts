@@ -3,6 +3,13 @@
  * @packageDocumentation
  */
 export type { CandidateRunStats, ExecLimits } from './backend.ts';
+/** Internal: what other folders of the engine use; not part of the public API. @internal */
+export {
+  combineIsolation,
+  type IsolationMode,
+  type IsolationUsed,
+  resolveIsolation,
+} from './isolation/index.ts';
 export { closeSandboxPools } from './js/index.ts';
 export {
   BUDGET_SPENT,
@@ -28,4 +35,5 @@ export {
   type OutputDigest,
   outcomeDigest,
 } from './output-budget.ts';
+export { closePythonWorkers, configurePython, type PythonOptions } from './python/index.ts';
 export { type MatrixRow, type OutcomeMatrix, type RunOptions, run } from './run.ts';

@@ -1,6 +1,5 @@
-import { checkTagged, decode } from '../values/codec.ts';
-import type { Tagged } from '../values/codec-core.ts';
-import { formatTagged } from '../values/format.ts';
+import type { Tagged } from '../values/index.ts';
+import { checkTagged, decode, formatTagged } from '../values/index.ts';
 
 /**
  * What one call of a candidate on one input produced (DESIGN.md "Values and outcomes").

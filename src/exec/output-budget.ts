@@ -1,8 +1,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { optionError } from '../errors/index.ts';
-import type { Tagged } from '../values/codec-core.ts';
-import { sha256, valueCellKey } from '../values/digest.ts';
-import { comparator, type EqualityMode } from '../values/equality.ts';
+import type { Tagged } from '../values/index.ts';
+import { comparator, type EqualityMode, sha256, valueCellKey } from '../values/index.ts';
 import { type Outcome, pendingTextLength, type ValueOutcome } from './outcome.ts';
 
 /**

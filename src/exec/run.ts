@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type Candidate, isCandidate } from '../candidates/index.ts';
+import type { Args } from '../contract/index.ts';
 import { CrosscheckError, describeValue, readMs } from '../errors/index.ts';
-import type { Args } from '../inputs/gen-contract.ts';
 import { isTask, type Task } from '../task/index.ts';
-import { encode, type Tagged } from '../values/codec.ts';
+import { encode, type Tagged } from '../values/index.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
 import {
   combineIsolation,

@@ -1,4 +1,4 @@
-import type { Candidate } from '../candidates/types.ts';
+import type { Candidate } from '../candidates/index.ts';
 import type { Backend } from './backend.ts';
 import { commandBackend } from './command/index.ts';
 import { inProcessBackend } from './in-process.ts';

@@ -13,12 +13,10 @@
  */
 import fc from 'fast-check';
 import { type Candidate, isCandidate } from '../candidates/index.ts';
+import { type Args, type Gen, isGen } from '../contract/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
-import { describeOutcome, type Outcome } from '../exec/outcome.ts';
-import { outcomeDigest } from '../exec/output-budget.ts';
-import { type RunOptions, run } from '../exec/run.ts';
-import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
-import { LOAD_FAILURES, relate, toCell } from '../measure/cells.ts';
+import { describeOutcome, type Outcome, outcomeDigest, type RunOptions, run } from '../exec/index.ts';
+import { LOAD_FAILURES, relate, toCell } from '../measure/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { type Comparator, comparator, type Equality, toWire } from '../values/index.ts';
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { type Candidate, fromFunctions, isCandidate } from '../candidates/index.ts';
+import { type Args, GEN_BRAND, type Gen } from '../contract/index.ts';
 import { CrosscheckError, describeValue, readPositiveInt, readSeed } from '../errors/index.ts';
-import type { Outcome } from '../exec/outcome.ts';
-import { type RunOptions, run } from '../exec/run.ts';
+import type { Outcome } from '../exec/index.ts';
+import { type RunOptions, run } from '../exec/index.ts';
 import { defineTask, isTask, type Task } from '../task/index.ts';
 import { argsKey } from './canonical-key.ts';
-import { type Args, GEN_BRAND, type Gen } from './gen-contract.ts';
 import { compareComplexity, complexity } from './structural-shrink.ts';
 
 /** Options of {@link CrosscheckGen.generate}. @public */
@@ -425,14 +425,6 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
         order.forEach((o, k) => {
           outcomes[o.i] = sortedOutcomes[k] as Outcome;
         });
-        const unavailable = outcomes.find((o) => o.kind === 'error' && o.name === 'RunnerUnavailable');
-        if (unavailable) {
-          throw new CrosscheckError(
-            'RUNTIME_MISSING',
-            `${where}: the reference cannot run here (${(unavailable as { message: string }).message}), so inputs cannot be checked against it. Install the runtime it needs, or filter with gen.filter(predicate).`,
-            { where },
-          );
-        }
         return outcomes.map((o) => (o.kind === 'value' ? o : outcomeReason(o)));
       },
     };

@@ -5,6 +5,7 @@
  */
 import { fromArbitrary, fromExamples, fromJsonSchema, fromSeeds, fromSignature } from './sources.ts';
 
+export { type Args, GEN_BRAND, type Gen, isGen } from '../contract/index.ts';
 export {
   CrosscheckGen,
   type GenerateOptions,
@@ -12,7 +13,6 @@ export {
   isCrosscheckGen,
   type ReferenceFilterOptions,
 } from './gen.ts';
-export { type Args, GEN_BRAND, type Gen, isGen } from './gen-contract.ts';
 export type { SchemaArgs } from './json-schema.ts';
 export { type ShrinkWitnessOptions, type ShrunkWitness, shrinkWitness } from './shrink-witness.ts';
 export {
@@ -42,3 +42,6 @@ export { type Complexity, compareComplexity, complexity } from './structural-shr
  * @public
  */
 export const gen = { fromArbitrary, fromSignature, fromJsonSchema, fromExamples, fromSeeds } as const;
+
+/** Internal: what other folders of the engine use; not part of the public API. @internal */
+export { argsKey } from './canonical-key.ts';

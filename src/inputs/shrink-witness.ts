@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
+import { type Args, type Gen, isGen } from '../contract/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
-import { type Args, type Gen, isGen } from './gen-contract.ts';
 import { compareComplexity, complexity, shrinkArgs } from './structural-shrink.ts';
 
 /** Options of {@link shrinkWitness}. @public */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
+import type { Args } from '../contract/index.ts';
 import { optionError } from '../errors/index.ts';
 import { FrozenSet, PyDict, PyFloat, Tuple } from '../values/index.ts';
 import { CrosscheckGen } from './gen.ts';
-import type { Args } from './gen-contract.ts';
 import { type SchemaArgs, schemaArgsArbitrary } from './json-schema.ts';
 import { SeedMutationArbitrary } from './seed-arbitrary.ts';
 import { describeShape, inferArgShapes, type Shape } from './shape.ts';

@@ -1,4 +1,4 @@
-import { describeOutcome, type Outcome } from '../exec/outcome.ts';
+import { describeOutcome, type Outcome } from '../exec/index.ts';
 import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
 import { type Cell, type CellRules, cellsAgree, counts, pairCounts, relate, toCell } from './cells.ts';
 import type { Estimator } from './options.ts';

@@ -1,7 +1,7 @@
-import type { Outcome } from '../exec/outcome.ts';
-import { outcomeDigest } from '../exec/output-budget.ts';
-import { valueCellKey } from '../values/digest.ts';
+import type { Outcome } from '../exec/index.ts';
+import { outcomeDigest } from '../exec/index.ts';
 import type { Comparator, PreparedValue } from '../values/index.ts';
+import { valueCellKey } from '../values/index.ts';
 
 /**
  * How timeouts and crashes count (DESIGN.md "Values and outcomes"):

@@ -1,9 +1,7 @@
 import type { Candidate } from '../candidates/index.ts';
+import type { Args } from '../contract/index.ts';
 import { readProbability } from '../errors/index.ts';
-import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
-import { describeOutcome } from '../exec/outcome.ts';
-import { run } from '../exec/run.ts';
-import type { Args } from '../inputs/gen-contract.ts';
+import { combineIsolation, describeOutcome, type IsolationUsed, run } from '../exec/index.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import { pairCounts, toCell, type UnknownPolicy } from './cells.ts';

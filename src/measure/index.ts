@@ -9,7 +9,8 @@ export type { CandidateRan, EquivalenceClass, UnknownCounts } from './analyze.ts
  * on its own rows of one shared matrix. Not re-exported by the package. @internal
  */
 export { Accumulator, equivalenceClasses, intervalOf, meanOf, semanticEntropy } from './analyze.ts';
-export { LOAD_FAILURES, type UnknownPolicy } from './cells.ts';
+/** Internal: what other folders of the engine use; not part of the public API. @internal */
+export { LOAD_FAILURES, relate, toCell, type UnknownPolicy } from './cells.ts';
 export { certificateText, type Detection, type DetectionVerdict, detect } from './detect.ts';
 export { type CandidateError, type Measurement, measure } from './measure.ts';
 export {

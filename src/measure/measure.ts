@@ -1,9 +1,14 @@
 import type { Candidate, CandidateTags } from '../candidates/index.ts';
+import type { Args } from '../contract/index.ts';
 import { CrosscheckError, readPositiveInt, readProbability } from '../errors/index.ts';
-import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
-import { BUDGET_SPENT, type Outcome } from '../exec/outcome.ts';
-import { type MatrixRow, run } from '../exec/run.ts';
-import type { Args } from '../inputs/gen-contract.ts';
+import {
+  BUDGET_SPENT,
+  combineIsolation,
+  type IsolationUsed,
+  type MatrixRow,
+  type Outcome,
+  run,
+} from '../exec/index.ts';
 import { bracketedInterval, type Interval } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import {

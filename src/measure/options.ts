@@ -1,8 +1,8 @@
 import { type Candidate, isCandidate } from '../candidates/index.ts';
+import { type Args, type Gen, isGen } from '../contract/index.ts';
 import { CrosscheckError, describeValue, optionError, readSeed } from '../errors/index.ts';
-import type { RunOptions } from '../exec/run.ts';
-import { argsKey } from '../inputs/canonical-key.ts';
-import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
+import type { RunOptions } from '../exec/index.ts';
+import { argsKey } from '../inputs/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { comparator, type Equality } from '../values/index.ts';
 import type { CellRules, UnknownPolicy } from './cells.ts';

@@ -1,6 +1,5 @@
-import { describeOutcome, type Outcome, type OutcomeKind } from '../exec/outcome.ts';
-import { run } from '../exec/run.ts';
-import type { Args } from '../inputs/gen-contract.ts';
+import type { Args } from '../contract/index.ts';
+import { describeOutcome, type Outcome, type OutcomeKind, run } from '../exec/index.ts';
 import { compareComplexity, complexity, shrinkWitness } from '../inputs/index.ts';
 import { toWire } from '../values/index.ts';
 import { type Cell, cellsAgree, cellsDisagree, pairCounts, toCell } from './cells.ts';

@@ -83,13 +83,6 @@ export const checkName = (row: CheckRow): string => `${row.negated ? '.not.' : '
 /** PAC verdict or dash. */
 export const pacText = (pac: PacVerdict | null): string => pac ?? GLYPHS.none;
 
-/** Tags other than `model`, as `k=v` pairs. */
-export const otherTags = (row: CheckRow): string =>
-  Object.entries(row.tags)
-    .filter(([k]) => k !== 'model')
-    .map(([k, v]) => `${k}=${v}`)
-    .join(' ');
-
 /** Interpretation of |ρ| (table 5 of the incoherence paper, Schober et al. 2018). */
 export const rhoStrength = (r: number | null): string => {
   if (r === null) return 'undefined';

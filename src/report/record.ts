@@ -1,6 +1,6 @@
 import type { CandidateTags } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
-import type { IsolationUsed } from '../exec/isolation/index.ts';
+import type { IsolationUsed } from '../exec/index.ts';
 import type { Detection, Measurement, Witness } from '../measure/index.ts';
 import type { Interval } from '../stats/index.ts';
 import { recordProblem } from './record-schema.ts';

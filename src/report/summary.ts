@@ -1,5 +1,5 @@
 import type { CandidateTags } from '../candidates/index.ts';
-import type { IsolationUsed } from '../exec/isolation/index.ts';
+import type { IsolationUsed } from '../exec/index.ts';
 import { averageRanks, spearman } from '../stats/index.ts';
 import type { ClassRecord, CrosscheckRecord, EstimateRecord, RecordKind, WitnessRecord } from './record.ts';
 

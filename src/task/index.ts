@@ -3,9 +3,9 @@
  * @packageDocumentation
  */
 import { type Candidate, fromFunctions, isCandidate } from '../candidates/index.ts';
+import { type Args, type Gen, isGen } from '../contract/index.ts';
 import { CrosscheckError, describeValue, optionError } from '../errors/index.ts';
-import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
-import { comparator, type Equality } from '../values/equality.ts';
+import { comparator, type Equality } from '../values/index.ts';
 
 /** What {@link defineTask} accepts. @public */
 export interface TaskSpec<A extends Args = Args> {

@@ -5,6 +5,7 @@
  */
 export {
   Complex,
+  checkTagged,
   decode,
   type EncodeLimits,
   encode,
@@ -18,6 +19,9 @@ export {
   toWire,
   tuple,
 } from './codec.ts';
+/** Internal: what other folders of the engine use; not part of the public API. @internal */
+export { type CodecCore, createCodec } from './codec-core.ts';
+export { sha256, valueCellKey } from './digest.ts';
 export {
   type Comparator,
   comparator,

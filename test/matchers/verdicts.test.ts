@@ -6,9 +6,9 @@ import {
   toRankLike,
 } from '../../matchers/index.ts';
 import { fromFunctions, fromSources } from '../../src/candidates/index.ts';
+import { GEN_BRAND, type Gen } from '../../src/contract/index.ts';
 import { closePythonWorkers } from '../../src/exec/python/index.ts';
 import { coherenceProperty } from '../../src/fast-check/index.ts';
-import { GEN_BRAND, type Gen } from '../../src/inputs/gen-contract.ts';
 import { detect, measure } from '../../src/measure/index.ts';
 import { summarize } from '../../src/report/index.ts';
 import { defineTask } from '../../src/task/index.ts';

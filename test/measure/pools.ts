@@ -1,5 +1,5 @@
 import { fromFunctions } from '../../src/candidates/index.ts';
-import { GEN_BRAND, type Gen } from '../../src/inputs/gen-contract.ts';
+import { GEN_BRAND, type Gen } from '../../src/contract/index.ts';
 import { seededRandom } from '../../src/measure/rng.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import type { CommandCandidate } from '../../candidates/types.ts';
+import type { CommandCandidate } from '../../candidates/index.ts';
 import type { Backend, RowJob } from '../backend.ts';
 import { requirePosix } from './platform.ts';
 import { poolFor } from './pool.ts';

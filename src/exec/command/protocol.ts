@@ -1,4 +1,4 @@
-import type { Tagged } from '../../values/codec-core.ts';
+import type { Tagged } from '../../values/index.ts';
 import type { WireOutcome } from '../outcome.ts';
 
 /**

@@ -23,7 +23,7 @@
  * Keep this function self-contained: its source text is all that reaches the context.
  */
 
-import type { CodecCore } from '../../values/codec-core.ts';
+import type { CodecCore } from '../../values/index.ts';
 
 /**
  * Slots of the shared progress array. `stop` holds the id of a run the host wants ended at the

@@ -1,4 +1,4 @@
-import type { SourceCandidate } from '../../candidates/types.ts';
+import type { SourceCandidate } from '../../candidates/index.ts';
 import type { Backend } from '../backend.ts';
 import { JsSandboxPool } from './pool.ts';
 import { RemoteSandboxPool } from './remote-pool.ts';

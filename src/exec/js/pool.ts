@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { SourceCandidate } from '../../candidates/types.ts';
-import type { Tagged } from '../../values/codec-core.ts';
+import type { SourceCandidate } from '../../candidates/index.ts';
+import type { Tagged } from '../../values/index.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
 import { BUDGET_SPENT, fromWireOutcome, type Outcome, type WireOutcome } from '../outcome.ts';
 import { PHASE, SLOT, SLOT_COUNT } from './harness.ts';

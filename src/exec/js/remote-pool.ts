@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { SourceCandidate } from '../../candidates/types.ts';
+import type { SourceCandidate } from '../../candidates/index.ts';
 import { CrosscheckError } from '../../errors/index.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
 import { confine } from '../isolation/index.ts';

@@ -4,7 +4,7 @@
  * in the user's process. It speaks the lines of `host-protocol.ts`: jobs on stdin, outcomes on
  * stdout. It exits when stdin closes, that is, when the host is gone.
  */
-import type { SourceCandidate } from '../../candidates/types.ts';
+import type { SourceCandidate } from '../../candidates/index.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
 import type { Outcome } from '../outcome.ts';
 import {

@@ -1,4 +1,4 @@
-import { createCodec } from '../../values/codec-core.ts';
+import { createCodec } from '../../values/index.ts';
 import { installHarness } from './harness.ts';
 import { workerMain } from './worker-main.ts';
 

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import type { SourceCandidate } from '../../candidates/types.ts';
+import type { SourceCandidate } from '../../candidates/index.ts';
 import type { Backend, RowJob } from '../backend.ts';
 import { requirePosix } from '../command/platform.ts';
 import { closeAllPools, defaultPoolSize, poolFor } from '../command/pool.ts';

@@ -2,7 +2,7 @@ import type { Arbitrary } from 'fast-check';
 
 /**
  * The contract between input generators and the rest of the engine. The generators themselves
- * live in this folder; tasks, runners and measures depend only on this interface.
+ * live in src/inputs; tasks, runners and measures depend only on this interface.
  */
 
 /** Brand of every {@link Gen}, shared across copies of the package. @internal */

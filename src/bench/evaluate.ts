@@ -14,12 +14,13 @@ import {
 } from '../measure/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 import { RECORD_SCHEMA, RECORD_VERSION, unknownRecord } from '../report/index.ts';
-import { hoeffdingInterval, type Interval } from '../stats/index.ts';
+import type { Interval } from '../stats/index.ts';
 import { defineTask } from '../task/index.ts';
 import { comparator } from '../values/index.ts';
 import type { PairResult } from './checkpoint.ts';
 import type { DatasetTask } from './dataset.ts';
 import type { ResolvedBenchOptions } from './options.ts';
+import { benchPhases, cpuNowMs } from './phases.ts';
 import { subSeed, type TaskInputs } from './task-inputs.ts';
 
 /** Confidence of the intervals in the records (the paper's and measure's default). */
@@ -170,6 +171,11 @@ export const evaluateTask = async (
     return { pairs, calls };
   }
   const runMs = performance.now() - started;
+  const analysisStarted = cpuNowMs();
+  for (const a of accumulators) {
+    benchPhases.cellsMs += a.cpuMs.cells;
+    benchPhases.analysisMs += a.cpuMs.analysis;
+  }
   for (const p of pools) {
     const m = p.to - p.from;
     const t0 = performance.now();
@@ -253,5 +259,6 @@ export const evaluateTask = async (
       record,
     });
   }
+  benchPhases.analysisMs += cpuNowMs() - analysisStarted;
   return { pairs, calls };
 };

@@ -56,6 +56,8 @@ export interface RunContext {
   readonly signal: AbortSignal | undefined;
   /** Builds the outcome of a call that returned `tagged`, sharing objects for equal primitives. */
   valueOutcome(tagged: Tagged): Outcome;
+  /** Builds the outcome of a call whose result came as JSON text, sharing one per distinct text. */
+  textOutcome?(text: string): Outcome;
   /** Stores one outcome; backends may call it in any order. */
   record(row: number, input: number, outcome: Outcome): void;
   stats(row: number): CandidateRunStats;

@@ -16,6 +16,11 @@ export interface CandidateRunStats {
   budgetSpent: boolean;
   /** Workers or processes replaced because of this candidate. */
   restarts: number;
+  /**
+   * Time counted against `candidateTimeMs` (CPU time where the runner measures it), where the
+   * runner keeps that account (the command and Python runners); undefined elsewhere.
+   */
+  timeSpentMs?: number;
 }
 
 /** Limits applied to every call, resolved from the task and run options. @public */

@@ -101,6 +101,7 @@ class SliceRunner {
           if (after !== null) spentMs = Math.max(0, after - cpuBefore);
         }
         this.#slice.time.remainingMs -= spentMs ?? elapsed;
+        this.#stats.timeSpentMs = (this.#stats.timeSpentMs ?? 0) + (spentMs ?? elapsed);
         if (healthy) this.#pool.release(worker);
         else await this.#pool.discard(worker);
       }

@@ -966,6 +966,12 @@ class Zygote:
         self.relay(line)
         if not ok:
             self.end_child()
+            return
+        # A load may carry its run (docs/protocol.md "The Python zygote"): the child starts its
+        # calls at once instead of after a round trip through the host.
+        run = msg.get("run")
+        if type(run) is dict:
+            self.on_run(dict(run, t="run", key=msg["key"]))
 
     def _cpu_backstop(self, pid, ms, final):
         """RLIMIT_CPU as a backstop should the watch below ever fail to end the child. At load

@@ -1,6 +1,14 @@
 import { type Candidate, fromSources } from '../candidates/index.ts';
 import { isCrosscheckError } from '../errors/index.ts';
-import { BUDGET_SPENT, combineIsolation, type IsolationUsed, type Outcome, run } from '../exec/index.ts';
+import {
+  BUDGET_SPENT,
+  combineIsolation,
+  type IsolationUsed,
+  type Outcome,
+  type OutcomeMatrix,
+  outcomeDigest,
+  run,
+} from '../exec/index.ts';
 // The measure's own per-input analysis, applied to one model's rows of a shared matrix: one run
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
 import {
@@ -13,12 +21,13 @@ import {
 } from '../measure/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 import { RECORD_SCHEMA, RECORD_VERSION, unknownRecord } from '../report/index.ts';
-import { hoeffdingInterval, type Interval } from '../stats/index.ts';
+import type { Interval } from '../stats/index.ts';
 import { defineTask } from '../task/index.ts';
 import { comparator } from '../values/index.ts';
 import type { PairResult } from './checkpoint.ts';
 import type { DatasetTask } from './dataset.ts';
 import type { ResolvedBenchOptions } from './options.ts';
+import { benchPhases, cpuNowMs } from './phases.ts';
 import { subSeed, type TaskInputs } from './task-inputs.ts';
 
 /** Confidence of the intervals in the records (the paper's and measure's default). */
@@ -31,6 +40,12 @@ const DELTA = 0.05;
  * inputs (the paper's n) rather than 200 made the paper configuration 1.8x faster.
  */
 const CHUNK = 1000;
+
+/**
+ * Up to this many inputs, a task's candidates first run once over all of them: one process per
+ * candidate rather than one per chunk (see `runOnce` in {@link evaluateTask}).
+ */
+const SINGLE_RUN_MAX = 4 * CHUNK;
 
 /** What one run of a task over several models returns. @internal */
 export interface TaskOutcome {
@@ -113,54 +128,61 @@ export const evaluateTask = async (
     (p, k) => new Accumulator(p.to - p.from, rules, options.estimator, seeds[k] as number),
   );
   const labels = all.map((c) => c.label);
-  // A candidate whose timeout budget ran out sits out the later chunks (as in measure), so the
-  // budget holds per task rather than per chunk.
-  const spent = all.map(() => false);
   let calls = 0;
   let isolation: IsolationUsed = 'none';
-  try {
-    const runTask = defineTask({ name: task.taskId, entry: task.entryPoint, timeoutMs: options.timeoutMs });
+  const runTask = defineTask({ name: task.taskId, entry: task.entryPoint, timeoutMs: options.timeoutMs });
+  const limits = { signal, budgetMs: options.budgetMs, maxOutputBytes: options.maxOutputBytes };
+  /** Counts a matrix's calls: those skipped once a budget or time limit was spent do not count. */
+  const tally = (matrix: OutcomeMatrix): void => {
+    isolation = combineIsolation(isolation, matrix.isolation);
+    for (const row of matrix.outcomes) {
+      for (const o of row) if (o.kind !== 'timeout' || o.reason !== 'budget') calls++;
+    }
+  };
+  /**
+   * The given candidates, chunk by chunk, each chunk one run with its share of the time limit.
+   * A candidate whose timeout budget ran out sits out the later chunks (as in measure), so the
+   * budget holds per task rather than per chunk.
+   */
+  const runChunks = async (rows: readonly number[]): Promise<Outcome[][]> => {
+    const out = rows.map(() => new Array<Outcome>(n));
+    const spent = rows.map(() => false);
     for (let from = 0; from < n; from += CHUNK) {
       const inputs = prepared.inputs.slice(from, from + CHUNK);
-      const weights = prepared.weights.slice(from, from + CHUNK);
-      const errorWeights = prepared.errorWeights.slice(from, from + CHUNK);
-      // The reference's outcomes come from the input filter, which ran it on exactly these
-      // inputs (each one in time, or the input would not be here).
-      const reference = { outcomes: prepared.referenceOutcomes.slice(from, from + CHUNK) };
-      const active = all.filter((_, i) => !spent[i]);
+      const active = rows.map((_, k) => k).filter((k) => !spent[k]);
       const before = calls;
-      const matrix = await run(runTask, active, inputs, {
-        signal,
-        budgetMs: options.budgetMs,
-        maxOutputBytes: options.maxOutputBytes,
-        // The task's time limit, shared out over its chunks.
-        candidateTimeMs: (options.candidateTimeMs * inputs.length) / n,
-        onProgress: onCalls && ((done) => onCalls(before + done)),
+      const matrix = await run(
+        runTask,
+        active.map((k) => all[rows[k] as number] as Candidate),
+        inputs,
+        {
+          ...limits,
+          // The task's time limit, shared out over its chunks.
+          candidateTimeMs: (options.candidateTimeMs * inputs.length) / n,
+          onProgress: onCalls && ((done) => onCalls(before + done)),
+        },
+      );
+      tally(matrix);
+      rows.forEach((_, k) => {
+        const at = active.indexOf(k);
+        const row = at < 0 ? null : (matrix.outcomes[at] as Outcome[]);
+        for (let j = 0; j < inputs.length; j++)
+          (out[k] as Outcome[])[from + j] = row ? (row[j] as Outcome) : BUDGET_SPENT;
+        if (at >= 0 && matrix.candidates[at]?.stats.budgetSpent) spent[k] = true;
       });
-      // Calls made: the reference's (in the filter) and the candidates'; calls skipped once a
-      // budget or time limit was spent do not count.
-      calls += inputs.length;
-      isolation = combineIsolation(isolation, matrix.isolation);
-      for (const row of matrix.outcomes) {
-        for (const o of row) if (o.kind !== 'timeout' || o.reason !== 'budget') calls++;
-      }
-      const rowOf = new Map(active.map((c, k) => [c, k]));
-      const outcomes = all.map((c) => {
-        const k = rowOf.get(c);
-        return k === undefined ? inputs.map(() => BUDGET_SPENT) : (matrix.outcomes[k] as Outcome[]);
-      });
-      pools.forEach((p, k) => {
-        (accumulators[k] as Accumulator).add({
-          inputs,
-          outcomes: outcomes.slice(p.from, p.to),
-          reference,
-          weights,
-          errorWeights,
-        });
-      });
-      matrix.candidates.forEach((row, k) => {
-        if (row.stats.budgetSpent) spent[all.indexOf(active[k] as Candidate)] = true;
-      });
+    }
+    return out;
+  };
+  let outcomes: Outcome[][];
+  try {
+    // The reference's outcomes come from the input filter, which ran it on exactly these inputs
+    // (each one in time, or the input would not be here): its calls count once.
+    calls += n;
+    const everyone = all.map((_, i) => i);
+    if (n <= CHUNK || n > SINGLE_RUN_MAX) {
+      outcomes = await runChunks(everyone);
+    } else {
+      outcomes = await runOnce(everyone);
     }
   } catch (error) {
     if (signal?.aborted) throw error;
@@ -168,7 +190,67 @@ export const evaluateTask = async (
     for (const p of pools) pairs.push(failed(p.model, task.taskId, reason, p.to - p.from, n));
     return { pairs, calls };
   }
+
+  /**
+   * Every candidate in one run (one process per candidate instead of one per chunk), then the
+   * chunked run again for each candidate whose outcomes the chunks might have made different:
+   * one that met a limit (a timeout, a crash, its time spent, more CPU time than the smallest
+   * chunk's share of the time limit) or whose outputs were kept as digests. For the others,
+   * every call ran within every chunk's limits, so the chunks would have given these outcomes.
+   */
+  async function runOnce(rows: readonly number[]): Promise<Outcome[][]> {
+    const before = calls;
+    const matrix = await run(
+      runTask,
+      rows.map((i) => all[i] as Candidate),
+      prepared.inputs,
+      {
+        ...limits,
+        candidateTimeMs: options.candidateTimeMs,
+        onProgress: onCalls && ((done) => onCalls(before + done)),
+      },
+    );
+    tally(matrix);
+    const lastChunk = n % CHUNK === 0 ? CHUNK : n % CHUNK;
+    const smallestShare = (options.candidateTimeMs * Math.min(CHUNK, lastChunk)) / n;
+    const out = matrix.outcomes.map((row) => row as Outcome[]);
+    const again = rows.filter((_, k) => {
+      const stats = matrix.candidates[k]?.stats;
+      const clean =
+        stats !== undefined &&
+        stats.timeouts === 0 &&
+        stats.crashes === 0 &&
+        stats.restarts === 0 &&
+        !stats.budgetSpent &&
+        stats.timeSpentMs !== undefined &&
+        stats.timeSpentMs <= smallestShare &&
+        !(out[k] as Outcome[]).some((o) => outcomeDigest(o) !== null);
+      return !clean;
+    });
+    if (again.length > 0) {
+      const redone = await runChunks(again);
+      again.forEach((i, k) => {
+        out[rows.indexOf(i)] = redone[k] as Outcome[];
+      });
+    }
+    return out;
+  }
+
+  pools.forEach((p, k) => {
+    (accumulators[k] as Accumulator).add({
+      inputs: prepared.inputs,
+      outcomes: outcomes.slice(p.from, p.to),
+      reference: { outcomes: prepared.referenceOutcomes },
+      weights: prepared.weights,
+      errorWeights: prepared.errorWeights,
+    });
+  });
   const runMs = performance.now() - started;
+  const analysisStarted = cpuNowMs();
+  for (const a of accumulators) {
+    benchPhases.cellsMs += a.cpuMs.cells;
+    benchPhases.analysisMs += a.cpuMs.analysis;
+  }
   for (const p of pools) {
     const m = p.to - p.from;
     const t0 = performance.now();
@@ -252,5 +334,6 @@ export const evaluateTask = async (
       record,
     });
   }
+  benchPhases.analysisMs += cpuNowMs() - analysisStarted;
   return { pairs, calls };
 };

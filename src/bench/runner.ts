@@ -35,6 +35,8 @@ export interface BenchHooks {
   readonly onProgress?: (progress: BenchProgress) => void;
   /** One human line (a failed task, a short input set). */
   readonly log?: (line: string) => void;
+  /** The exact inputs a task's candidates run on, once generated (`npm run bench:floor` exports them). */
+  readonly onInputs?: (task: DatasetTask, inputs: readonly (readonly unknown[])[]) => void;
 }
 
 /** Everything a benchmark run found. @public */
@@ -180,6 +182,7 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
               record: null,
             });
         } else {
+          hooks.onInputs?.(task, prepared.inputs);
           if (prepared.shortfall !== null) {
             log(`${task.taskId}: ${prepared.inputs.length} of ${o.n} inputs (${prepared.shortfall})`);
           }

@@ -16,6 +16,11 @@ export interface CandidateRunStats {
   budgetSpent: boolean;
   /** Workers or processes replaced because of this candidate. */
   restarts: number;
+  /**
+   * Time counted against `candidateTimeMs` (CPU time where the runner measures it), where the
+   * runner keeps that account (the command and Python runners); undefined elsewhere.
+   */
+  timeSpentMs?: number;
 }
 
 /** Limits applied to every call, resolved from the task and run options. @public */
@@ -56,6 +61,8 @@ export interface RunContext {
   readonly signal: AbortSignal | undefined;
   /** Builds the outcome of a call that returned `tagged`, sharing objects for equal primitives. */
   valueOutcome(tagged: Tagged): Outcome;
+  /** Builds the outcome of a call whose result came as JSON text, sharing one per distinct text. */
+  textOutcome?(text: string): Outcome;
   /** Stores one outcome; backends may call it in any order. */
   record(row: number, input: number, outcome: Outcome): void;
   stats(row: number): CandidateRunStats;

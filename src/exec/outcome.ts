@@ -208,6 +208,25 @@ export const textOutcome = (text: string): Outcome =>
   new LazyOutcome(text, null) as unknown as ValueOutcome | ErrorOutcome;
 
 /**
+ * A factory of {@link textOutcome}s for one run, sharing one outcome per distinct text, as
+ * {@link valueOutcomes} does for primitives. Candidates mostly agree, so most texts recur; a
+ * shared outcome is parsed once, and readers that prepare outcomes for comparison (the measure's
+ * cells) can do so once per distinct output rather than once per call.
+ * @internal
+ */
+export const textOutcomes = (): ((text: string) => Outcome) => {
+  const shared = new Map<string, Outcome>();
+  return (text) => {
+    let o = shared.get(text);
+    if (o === undefined) {
+      o = textOutcome(text);
+      shared.set(text, o);
+    }
+    return o;
+  };
+};
+
+/**
  * Compact wire form of an outcome, used by every worker and subprocess protocol
  * (`docs/protocol.md`): `[0, value]`, `[1, name, message]` invalid, `[2, name, message]` error,
  * `[3, reason, ms]` timeout, `[4, reason]` crash.

@@ -11,7 +11,7 @@ import {
   type IsolationUsed,
   resolveIsolation,
 } from './isolation/index.ts';
-import { type Outcome, valueOutcomes } from './outcome.ts';
+import { type Outcome, textOutcomes, valueOutcomes } from './outcome.ts';
 import { type OutputBudgetOptions, outputBudget } from './output-budget.ts';
 import { backendFor } from './select-backend.ts';
 import { uniqueLabels } from './unique-labels.ts';
@@ -214,6 +214,7 @@ export const run = async (
     invalidNames: (c) => task.invalidInput ?? DEFAULT_INVALID[languageOf(c)] ?? [],
     signal: options.signal,
     valueOutcome: valueOutcomes(),
+    textOutcome: textOutcomes(),
     record(row, input, outcome) {
       const cells = outcomes[row] as Outcome[];
       if (cells[input] === undefined) done++;

@@ -23,25 +23,40 @@ export const WORKER_ENV = {
 /** Host to worker. */
 export type HostMessage =
   | { t: 'inputs'; key: string; inputs: Tagged[] }
-  | { t: 'load'; id: number; key: string; code: string; entry: string; timeoutMs: number }
   | {
-      t: 'run';
+      t: 'load';
       id: number;
       key: string;
-      inputs: string;
-      from: number;
-      to: number;
-      /** CPU time one call may take; the host (or the Python zygote) ends calls past it. */
+      code: string;
+      entry: string;
       timeoutMs: number;
-      /** Wall time one call may take before it counts as hung (a candidate that sleeps). */
-      wallTimeoutMs: number;
-      /** CPU time the batch's calls may take; absent for no limit (docs/protocol.md). */
-      timeLimitMs?: number;
-      maxOutputBytes: number;
-      invalid: readonly string[];
+      /**
+       * The Python zygote only: the run to start once the load succeeds, saving a round trip
+       * through the host per slice (docs/protocol.md "The Python zygote").
+       */
+      run?: Omit<RunMessage, 't' | 'key'>;
     }
+  | RunMessage
   | { t: 'unload'; key: string }
   | { t: 'bye' };
+
+/** Host to worker: run the loaded candidate on inputs [from, to). */
+export interface RunMessage {
+  readonly t: 'run';
+  readonly id: number;
+  readonly key: string;
+  readonly inputs: string;
+  readonly from: number;
+  readonly to: number;
+  /** CPU time one call may take; the host (or the Python zygote) ends calls past it. */
+  readonly timeoutMs: number;
+  /** Wall time one call may take before it counts as hung (a candidate that sleeps). */
+  readonly wallTimeoutMs: number;
+  /** CPU time the batch's calls may take; absent for no limit (docs/protocol.md). */
+  readonly timeLimitMs?: number;
+  readonly maxOutputBytes: number;
+  readonly invalid: readonly string[];
+}
 
 /** Worker to host. */
 export type WorkerMessage =

@@ -1,7 +1,7 @@
 import type { CandidateRunStats, RunContext } from '../backend.ts';
 import { BUDGET_SPENT, fromWireOutcome, type Outcome, textOutcome, type WireOutcome } from '../outcome.ts';
 import type { WorkerPool } from './pool.ts';
-import { type Ended, encodeHostMessage, isReportableOutcome } from './protocol.ts';
+import { type Ended, encodeHostMessage, isReportableOutcome, type WorkerMessage } from './protocol.ts';
 import { type ExchangeEnd, type ExchangeWatch, maxLineChars, type WorkerProcess } from './worker-process.ts';
 
 /** A candidate ready for a worker: what to load and how to call it. @internal */
@@ -101,6 +101,7 @@ class SliceRunner {
           if (after !== null) spentMs = Math.max(0, after - cpuBefore);
         }
         this.#slice.time.remainingMs -= spentMs ?? elapsed;
+        this.#stats.timeSpentMs = (this.#stats.timeSpentMs ?? 0) + (spentMs ?? elapsed);
         if (healthy) this.#pool.release(worker);
         else await this.#pool.discard(worker);
       }
@@ -124,102 +125,116 @@ class SliceRunner {
     }
     const { key, code, entry } = this.#slice.load;
     const loadId = nextId++;
+    const runId = nextId++;
+    const timeLimitMs = Number.isFinite(this.#slice.time.remainingMs)
+      ? Math.max(0, Math.round(this.#slice.time.remainingMs))
+      : undefined;
+    const run = {
+      id: runId,
+      inputs: ctx.inputsKey,
+      from,
+      to,
+      timeoutMs,
+      wallTimeoutMs: wallTimeoutMs(timeoutMs),
+      timeLimitMs,
+      maxOutputBytes,
+      invalid: this.#slice.invalid,
+    };
     let loadError: WireOutcome | null = null;
     let loadEnded: Ended | null = null;
-    const loadEnd = await worker.exchange(
-      encodeHostMessage({ t: 'load', id: loadId, key, code, entry, timeoutMs }),
-      (m) => {
-        if (m.t === 'ended') {
-          if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
-          if (m.id !== loadId) return false;
-          loadEnded = m;
-          return true;
-        }
-        if (m.t !== 'loaded' || m.id !== loadId) return false;
-        if (!m.ok) {
-          if (!isReportableOutcome(m.error) || m.error[0] !== 2) {
-            return `a malformed load error ${JSON.stringify(m.error).slice(0, 120)}`;
-          }
-          loadError = m.error;
-        }
+    const onLoad = (m: WorkerMessage): boolean | string => {
+      if (m.t === 'ended') {
+        if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
+        if (m.id !== loadId) return false;
+        loadEnded = m;
         return true;
+      }
+      if (m.t !== 'loaded' || m.id !== loadId) return false;
+      if (!m.ok) {
+        if (!isReportableOutcome(m.error) || m.error[0] !== 2) {
+          return `a malformed load error ${JSON.stringify(m.error).slice(0, 120)}`;
+        }
+        loadError = m.error;
+      }
+      return true;
+    };
+    let next = from;
+    let lastMessage = performance.now();
+    let ended: Ended | null = null;
+    const onRun = (m: WorkerMessage): boolean | string => {
+      if (m.t === 'ended') {
+        if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
+        if (m.id !== runId) return false;
+        if (m.cause === 'done' && next !== to) return `"done" after ${next - from} of ${to - from} outcomes`;
+        ended = m;
+        return true;
+      }
+      // Replies to an earlier request (a stale run id) are ignored.
+      if (m.t !== 'out' || m.id !== runId) return false;
+      if (m.from !== next || next + m.outcomes.length > to) {
+        return `outcomes for [${m.from}, ${m.from + m.outcomes.length}) when [${next}, ${to}) was expected`;
+      }
+      // Validate the whole message before recording any of it.
+      const outcomes: Outcome[] = [];
+      for (const item of m.outcomes as unknown[]) {
+        const outcome = this.#outcomeOf(item);
+        if (typeof outcome === 'string') return outcome;
+        outcomes.push(outcome);
+      }
+      for (const outcome of outcomes) this.#record(next++, outcome);
+      lastMessage = performance.now();
+      if (m.done !== undefined && typeof m.done !== 'boolean') return 'a "done" that is not a boolean';
+      if (m.done === true && next !== to) return `"done" after ${next - from} of ${to - from} outcomes`;
+      // The zygote's own "ended" message closes a zygote's run.
+      return m.done === true && !zygote;
+    };
+    // The zygote takes the run with the load and starts it as soon as the load succeeds: one
+    // round trip per slice. Other workers get the run once they answered the load.
+    let running = false;
+    if (zygote) worker.lineLimit = maxLineChars(maxOutputBytes);
+    const loadEnd = await worker.exchange(
+      encodeHostMessage({ t: 'load', id: loadId, key, code, entry, timeoutMs, ...(zygote ? { run } : {}) }),
+      (m) => {
+        if (running) return onRun(m);
+        const loaded = onLoad(m);
+        if (loaded !== true || !zygote || loadEnded !== null || loadError !== null) return loaded;
+        running = true;
+        return false;
       },
       silenceLimit(timeoutMs) + decodeMs,
       ctx.signal,
       zygote ? undefined : this.#callWatch(worker, timeoutMs, () => -1, Number.POSITIVE_INFINITY),
     );
-    if (loadEnd.kind !== 'done') {
-      // Loading itself hung or killed the worker: every run would do the same.
-      this.#ranges.unshift([from, to]);
-      this.#failedLoad(loadEnd, timeoutMs);
-      return { healthy: false, cpuMs: null };
+    if (!running) {
+      if (loadEnd.kind !== 'done') {
+        // Loading itself hung or killed the worker: every run would do the same.
+        this.#ranges.unshift([from, to]);
+        this.#failedLoad(loadEnd, timeoutMs);
+        return { healthy: false, cpuMs: null };
+      }
+      if (loadEnded !== null) {
+        this.#ranges.unshift([from, to]);
+        this.#endedLoad(loadEnded, timeoutMs);
+        return { healthy: true, cpuMs: (loadEnded as Ended).cpuMs };
+      }
+      if (loadError !== null) {
+        this.#ranges.unshift([from, to]);
+        this.#recordAll(fromWireOutcome(loadError));
+        return { healthy: true, cpuMs: null };
+      }
     }
-    if (loadEnded !== null) {
-      this.#ranges.unshift([from, to]);
-      this.#endedLoad(loadEnded, timeoutMs);
-      return { healthy: true, cpuMs: (loadEnded as Ended).cpuMs };
-    }
-    if (loadError !== null) {
-      this.#ranges.unshift([from, to]);
-      this.#recordAll(fromWireOutcome(loadError));
-      return { healthy: true, cpuMs: null };
-    }
-    worker.lineLimit = maxLineChars(maxOutputBytes);
-    const runId = nextId++;
-    let next = from;
-    let lastMessage = performance.now();
-    let ended: Ended | null = null;
-    const timeLimitMs = Number.isFinite(this.#slice.time.remainingMs)
-      ? Math.max(0, Math.round(this.#slice.time.remainingMs))
-      : undefined;
-    const end = await worker.exchange(
-      encodeHostMessage({
-        t: 'run',
-        id: runId,
-        key,
-        inputs: ctx.inputsKey,
-        from,
-        to,
-        timeoutMs,
-        wallTimeoutMs: wallTimeoutMs(timeoutMs),
-        timeLimitMs,
-        maxOutputBytes,
-        invalid: this.#slice.invalid,
-      }),
-      (m) => {
-        if (m.t === 'ended') {
-          if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
-          if (m.id !== runId) return false;
-          if (m.cause === 'done' && next !== to)
-            return `"done" after ${next - from} of ${to - from} outcomes`;
-          ended = m;
-          return true;
-        }
-        // Replies to an earlier request (a stale run id) are ignored.
-        if (m.t !== 'out' || m.id !== runId) return false;
-        if (m.from !== next || next + m.outcomes.length > to) {
-          return `outcomes for [${m.from}, ${m.from + m.outcomes.length}) when [${next}, ${to}) was expected`;
-        }
-        // Validate the whole message before recording any of it.
-        const outcomes: Outcome[] = [];
-        for (const item of m.outcomes as unknown[]) {
-          const outcome = this.#outcomeOf(item);
-          if (typeof outcome === 'string') return outcome;
-          outcomes.push(outcome);
-        }
-        for (const outcome of outcomes) this.#record(next++, outcome);
-        lastMessage = performance.now();
-        if (m.done !== undefined && typeof m.done !== 'boolean') return 'a "done" that is not a boolean';
-        if (m.done === true && next !== to) return `"done" after ${next - from} of ${to - from} outcomes`;
-        // The zygote's own "ended" message closes a zygote's run.
-        return m.done === true && !zygote;
-      },
-      silenceLimit(timeoutMs),
-      ctx.signal,
-      zygote
-        ? undefined
-        : this.#callWatch(worker, timeoutMs, () => next, timeLimitMs ?? Number.POSITIVE_INFINITY, to),
-    );
+    const end = running
+      ? loadEnd
+      : await (() => {
+          worker.lineLimit = maxLineChars(maxOutputBytes);
+          return worker.exchange(
+            encodeHostMessage({ t: 'run', key, ...run }),
+            onRun,
+            silenceLimit(timeoutMs),
+            ctx.signal,
+            this.#callWatch(worker, timeoutMs, () => next, timeLimitMs ?? Number.POSITIVE_INFINITY, to),
+          );
+        })();
     if (end.kind === 'done') {
       if (ended !== null) {
         this.#endedRun(ended, next, to, timeoutMs);
@@ -280,19 +295,23 @@ class SliceRunner {
       // read (text that is not JSON then reads as a ProtocolError): checking 100,000 of them
       // costs the host about as much as the calls cost the workers. Other workers' values are
       // parsed once here, so their faults replace the worker at once.
-      if (packedValue && this.#pool.spec.trustedValues) return textOutcome(item.slice(3, -1));
+      if (packedValue && this.#pool.spec.trustedValues) return this.#text(item.slice(3, -1));
       try {
         w = JSON.parse(item);
       } catch {
         w = undefined;
       }
       if (packedValue && Array.isArray(w) && w[0] === 0 && w.length === 2) {
-        return textOutcome(item.slice(3, -1));
+        return this.#text(item.slice(3, -1));
       }
     }
     // Timeouts and crashes are the host's to assign: a worker reporting one is forging it.
     if (!isReportableOutcome(w)) return `a malformed outcome ${JSON.stringify(item)?.slice(0, 120)}`;
     return fromWireOutcome(w);
+  }
+
+  #text(text: string): Outcome {
+    return this.#ctx.textOutcome ? this.#ctx.textOutcome(text) : textOutcome(text);
   }
 
   /** The call a failure is blamed on: the worker's word if it is in range, else the first without an outcome. */

@@ -1,0 +1,244 @@
+/**
+ * How far the benchmark is from the bare cost of its calls: `npm run bench:floor` (issue 18).
+ *
+ * On 20 HumanEval tasks and two models, in the paper configuration (the options of
+ * `npm run bench:paper`), it runs `crosscheck bench` in this process and records the exact
+ * inputs each task ran. Then it times the floor: one plain Python process (bench/floor.py) that
+ * calls the reference and every candidate on those inputs in a loop, with no process per
+ * candidate, no encoding, no transport and no comparison. It prints wall and CPU time of both
+ * (CPU: user + system of this process and of every process below it), their ratios, and where
+ * the benchmark's CPU time went. Ends with one JSON line {"cpuOverFloor", "wallOverFloor", ...}.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { type DatasetTask, loadCandidates, resolveBenchOptions, runBench } from '../src/bench/index.ts';
+import { benchPhases, cpuNowMs, resetBenchPhases } from '../src/bench/phases.ts';
+import { taskInputs } from '../src/bench/task-inputs.ts';
+import { fromSources } from '../src/candidates/index.ts';
+import { confine, resolveIsolation } from '../src/exec/isolation/index.ts';
+import { checkPython, closePythonWorkers } from '../src/exec/python/index.ts';
+import { encode } from '../src/values/index.ts';
+
+const TASKS = [0, 1, 10, 11, 19, 24, 67, 77, 81, 89, 113, 119, 127, 130, 135, 144, 145, 152, 155, 159].map(
+  (k) => `HumanEval/${k}`,
+);
+const MODELS = ['gpt_4o', 'llama_3_1_8b_instruct'];
+const data = resolve(process.env.CROSSCHECK_DATA ?? join(import.meta.dirname, '..', '..', 'shared', 'data'));
+const dir = mkdtempSync(join(tmpdir(), 'crosscheck-floor-'));
+const benchOptions = {
+  data: join(data, 'humaneval'),
+  models: MODELS,
+  tasks: TASKS,
+  equality: 'difftrust',
+  estimator: 'paired',
+  profile: 'difftrust',
+  out: join(dir, 'bench.json'),
+} as const;
+const options = resolveBenchOptions(benchOptions);
+
+/** user + system time of a process and of its reaped children, in seconds (/proc/<pid>/stat). */
+const procCpu = (pid: number | 'self'): { ppid: number; own: number; children: number } | null => {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const n = (i: number): number => (Number(f[i]) || 0) / 100;
+    return { ppid: Number(f[1]), own: n(11) + n(12), children: n(13) + n(14) };
+  } catch {
+    return null;
+  }
+};
+
+/** CPU seconds of every live process below this one (the workers, their children, bubblewrap). */
+const liveTreeCpu = (): number => {
+  const kids = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const s = procCpu(pid);
+    if (s === null) continue;
+    cpu.set(pid, s.own + s.children);
+    kids.set(s.ppid, [...(kids.get(s.ppid) ?? []), pid]);
+  }
+  let sum = 0;
+  const queue = [...(kids.get(process.pid) ?? [])];
+  while (queue.length > 0) {
+    const pid = queue.pop() as number;
+    sum += cpu.get(pid) ?? 0;
+    queue.push(...(kids.get(pid) ?? []));
+  }
+  return sum;
+};
+
+/**
+ * Host CPU and CPU of every process below it (live ones, and reaped ones through /proc/self).
+ * Taken before the workers stop: a stopped worker's own children are reaped by no one here.
+ */
+const cpuSnapshot = (): { host: number; workers: number } => ({
+  host: cpuNowMs() / 1000,
+  workers: liveTreeCpu() + (procCpu('self')?.children ?? 0),
+});
+
+const since = (a: { host: number; workers: number }) => {
+  const b = cpuSnapshot();
+  return { host: b.host - a.host, workers: b.workers - a.workers };
+};
+
+const load = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+// 1. The benchmark, as `crosscheck bench` runs it, recording the inputs of each task.
+console.error(
+  `bench:floor: ${TASKS.length} tasks × ${MODELS.length} models, paper configuration; load ${load()}`,
+);
+const inputs = new Map<string, readonly (readonly unknown[])[]>();
+const tasks = new Map<string, DatasetTask>();
+resetBenchPhases();
+const benchCpu0 = cpuSnapshot();
+const benchWall0 = performance.now();
+const result = await runBench(benchOptions, {
+  onInputs: (task, xs) => {
+    inputs.set(task.taskId, xs);
+    tasks.set(task.taskId, task);
+  },
+});
+const benchWall = (performance.now() - benchWall0) / 1000;
+const benchCpu = since(benchCpu0);
+await closePythonWorkers();
+const phases = { ...benchPhases };
+const failed = result.pairs.filter((p) => p.status !== 'ok');
+if (failed.length > 0) console.error(`bench:floor: ${failed.length} pairs failed: ${failed[0]?.reason}`);
+console.error(`bench: ${benchWall.toFixed(1)} s wall, ${result.calls} calls; load ${load()}`);
+
+// 2. Input generation and the reference filter alone (the same inputs: checked).
+const inputsCpu0 = cpuSnapshot();
+for (const id of TASKS) {
+  const task = tasks.get(id);
+  if (!task) continue;
+  const prepared = await taskInputs(task, options, undefined);
+  if (!prepared.ok || JSON.stringify(prepared.inputs) !== JSON.stringify(inputs.get(id))) {
+    throw new Error(`bench:floor: ${id}: generating the inputs again gave other inputs`);
+  }
+}
+const inputsCpu = since(inputsCpu0);
+await closePythonWorkers();
+
+// 3. The floor: the same calls in one plain Python loop.
+const candidatesOf = new Map(MODELS.map((m) => [m, loadCandidates(options.data, m)]));
+const prepare = (code: string, entry: string): string => {
+  const [c] = fromSources([code], { language: 'python', entry });
+  return (c as { prepared: string | null; code: string }).prepared ?? code;
+};
+const work = {
+  timeoutMs: options.timeoutMs,
+  candidateTimeMs: options.candidateTimeMs,
+  budgetMs: options.budgetMs,
+  maxOutputBytes: options.maxOutputBytes,
+  tasks: TASKS.flatMap((id) => {
+    const task = tasks.get(id);
+    const xs = inputs.get(id);
+    if (!task || !xs || !task.groundTruthCode) return [];
+    return [
+      {
+        task: id,
+        entry: task.entryPoint,
+        reference: prepare(task.groundTruthCode, task.entryPoint),
+        candidates: MODELS.flatMap((m) =>
+          (candidatesOf.get(m)?.get(id)?.codes ?? [])
+            .slice(0, options.m)
+            .map((code) => prepare(code, task.entryPoint)),
+        ),
+        inputs: xs.map((args) => encode(args)),
+      },
+    ];
+  }),
+};
+// The candidates are untrusted: the floor runs inside the OS boundary when there is one (which
+// costs nothing per call: the process is confined once). Its folder is all it may write.
+const isolation = resolveIsolation('auto');
+const floorDir = join(dir, 'floor');
+mkdirSync(floorDir);
+const workFile = join(floorDir, 'work.json');
+writeFileSync(workFile, JSON.stringify(work));
+console.error(
+  `bench:floor: exported ${work.tasks.reduce((s, t) => s + t.inputs.length, 0)} inputs of ${work.tasks.length} tasks to ${workFile}`,
+);
+const root = resolve(import.meta.dirname, '..');
+const python = await checkPython(process.env.CROSSCHECK_PYTHON ?? 'python3', 'CROSSCHECK_PYTHON');
+const cmd = confine(
+  {
+    file: python.executable,
+    args: ['-s', '-B', join(root, 'bench', 'floor.py'), workFile],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PYTHONHASHSEED: '0', HOME: floorDir, TMPDIR: floorDir },
+    workdir: floorDir,
+    readOnly: [join(root, 'bench'), join(root, 'python')],
+  },
+  isolation,
+);
+const floorRun = await execa(cmd.file, cmd.args, { env: cmd.env, extendEnv: false, cwd: floorDir });
+const floor = JSON.parse(String(floorRun.stdout).trim().split('\n').pop() ?? '{}') as {
+  referenceCalls: number;
+  candidateCalls: number;
+  referenceSeconds: number;
+  candidateSeconds: number;
+  timeouts: number;
+  skipped: number;
+  wallSeconds: number;
+  cpuSeconds: number;
+  encodeSeconds: number;
+};
+
+// 4. Figures.
+const benchTotal = benchCpu.host + benchCpu.workers;
+const callShare = floor.candidateSeconds / Math.max(1e-9, floor.candidateSeconds + floor.referenceSeconds);
+const candidateCalls = floor.cpuSeconds * callShare;
+const parts: Array<[string, number]> = [
+  ['input generation (host, with the filter’s host side)', inputsCpu.host],
+  ['reference filter (its calls in the worker)', inputsCpu.workers],
+  ['candidate calls (the floor loop’s share)', candidateCalls],
+  ['encoding results (the harness encoder, timed alone)', floor.encodeSeconds],
+  [
+    'transport, worker side (forks, loads, pipes, checks)',
+    benchCpu.workers - inputsCpu.workers - candidateCalls - floor.encodeSeconds,
+  ],
+  ['comparison (outcomes to cells: parsing, canonical keys)', phases.cellsMs / 1000],
+  ['analysis (pairs, groups, draws, records)', phases.analysisMs / 1000],
+  [
+    'transport, host side, and the rest',
+    benchCpu.host - inputsCpu.host - phases.cellsMs / 1000 - phases.analysisMs / 1000,
+  ],
+];
+const s = (x: number): string => `${x.toFixed(2).padStart(7)} s`;
+const pct = (x: number): string => `${((100 * x) / benchTotal).toFixed(0).padStart(3)} %`;
+const lines = [
+  '',
+  `                     wall        CPU     (load ${load()}; isolation ${isolation})`,
+  `bench             ${s(benchWall)}  ${s(benchTotal)}   host ${benchCpu.host.toFixed(2)} s + workers ${benchCpu.workers.toFixed(2)} s; ${result.calls} calls`,
+  `floor             ${s(floor.wallSeconds)}  ${s(floor.cpuSeconds)}   ${floor.referenceCalls + floor.candidateCalls} calls (${floor.timeouts} timeouts, ${floor.skipped} skipped)`,
+  `bench / floor     ${(benchWall / floor.wallSeconds).toFixed(1).padStart(7)} ×  ${(benchTotal / floor.cpuSeconds).toFixed(1).padStart(7)} ×`,
+  '',
+  'where the bench’s CPU time went:',
+  ...parts.map(([name, x]) => `  ${name.padEnd(58)} ${s(x)}  ${pct(x)}`),
+  '',
+];
+console.error(lines.join('\n'));
+rmSync(dir, { recursive: true, force: true });
+console.log(
+  JSON.stringify({
+    cpuOverFloor: Number((benchTotal / floor.cpuSeconds).toFixed(2)),
+    wallOverFloor: Number((benchWall / floor.wallSeconds).toFixed(2)),
+    bench: {
+      wallSeconds: benchWall,
+      cpuSeconds: benchTotal,
+      hostCpuSeconds: benchCpu.host,
+      calls: result.calls,
+    },
+    floor: { wallSeconds: floor.wallSeconds, cpuSeconds: floor.cpuSeconds },
+    breakdown: Object.fromEntries(parts.map(([name, x]) => [name.split(' (')[0], Number(x.toFixed(3))])),
+    loadAverage: loadavg()[0],
+  }),
+);

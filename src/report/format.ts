@@ -66,6 +66,28 @@ export const isolationText = (s: SuiteFigures): string => {
   return kinds.map((k) => `${ISOLATION_TEXT[k]}: ${s.isolation[k]} checks`).join(', ');
 };
 
+/**
+ * How many tasks a suite covers, as every renderer says it. `suite.tasks` counts (task, model)
+ * pairs, so a task two models did counts twice; the headline names distinct tasks and adds the
+ * pairs only when they differ. One function, so the terminal, Markdown and HTML cannot disagree.
+ */
+export const taskCountText = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks'>): string =>
+  `${s.distinctTasks} task${s.distinctTasks === 1 ? '' : 's'}${s.tasks === s.distinctTasks ? '' : ` (${pairsText(s.tasks)})`}`;
+
+/** `6 task × model pairs` (or `1 task × model pair`). */
+export const pairsText = (k: number): string => `${k} task × model pair${k === 1 ? '' : 's'}`;
+
+/**
+ * The unit of figures counted per (task, model) pair, such as flagged tasks or tasks with
+ * references: `tasks` when every task had one model, `task × model pairs` otherwise.
+ */
+export const pointUnit = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks'>, k: number): string =>
+  s.tasks === s.distinctTasks ? `task${k === 1 ? '' : 's'}` : `task × model pair${k === 1 ? '' : 's'}`;
+
+/** `2 flagged`, or `2 pairs flagged` when flags count (task, model) pairs. */
+export const flaggedText = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks' | 'flaggedTasks'>): string =>
+  `${s.flaggedTasks} ${s.tasks === s.distinctTasks ? '' : `pair${s.flaggedTasks === 1 ? '' : 's'} `}flagged`;
+
 /** Milliseconds, rounded. Tests mask these. */
 export const ms = (d: number): string => `${Math.round(d)}ms`;
 

@@ -1,5 +1,14 @@
 import { GLYPHS } from './figures.ts';
-import { isolationText, num, pct, ratio, rhoStrength, unknownSuiteText } from './format.ts';
+import {
+  isolationText,
+  num,
+  pct,
+  pointUnit,
+  ratio,
+  rhoStrength,
+  taskCountText,
+  unknownSuiteText,
+} from './format.ts';
 import { checksSection, TABLE_STYLE } from './html-table.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport } from './report.ts';
@@ -125,11 +134,8 @@ const suiteCards = (summary: Summary): string => {
   const cards = [
     card(String(s.checks), 'checks'),
     card(String(s.failedChecks), 'failed'),
-    card(
-      String(s.distinctTasks),
-      s.tasks === s.distinctTasks ? 'tasks' : `tasks (${s.tasks} task × model pairs)`,
-    ),
-    card(String(s.flaggedTasks), s.tasks === s.distinctTasks ? 'flagged tasks' : 'flagged pairs'),
+    card(String(s.distinctTasks), taskCountText(s).replace(/^\d+ /, '')),
+    card(String(s.flaggedTasks), `flagged ${pointUnit(s, s.flaggedTasks)}`),
     card(num(s.meanIncoherence), 'mean incoherence'),
     card(num(s.meanErrorLowerBound), 'mean error lower bound'),
     card(isolationText(s), 'isolation'),
@@ -142,7 +148,7 @@ const suiteCards = (summary: Summary): string => {
     cards.push(
       card(
         num(r.meanError),
-        `mean error (${r.tasks} ${s.tasks === s.distinctTasks ? 'tasks' : 'pairs'} with references)`,
+        `mean error (${r.tasks} ${pointUnit(s, r.tasks)} with references)`,
       ),
       card(pct(r.detectionRate), 'detection rate'),
       card(String(r.falsePositives), 'false positives'),

@@ -4,13 +4,16 @@ import {
   classesText,
   errorCell,
   estimate,
+  flaggedText,
   hasUnknown,
   isolationText,
   num,
   pacText,
   pct,
+  pointUnit,
   ratio,
   rhoStrength,
+  taskCountText,
   unknownCell,
   unknownSuiteText,
 } from './format.ts';
@@ -99,10 +102,13 @@ const witnesses = (summary: Summary): string[] => {
   ];
 };
 
+/** Bolds the leading figure: `3 tasks` → `**3** tasks`. */
+const bold = (text: string): string => text.replace(/^(\d+)/, '**$1**');
+
 const suite = (summary: Summary): string[] => {
   const s = summary.suite;
   const lines = [
-    `- **${s.checks}** checks, **${s.failedChecks}** failed; **${s.distinctTasks}** tasks${s.tasks !== s.distinctTasks ? ` (${s.tasks} task × model pairs)` : ''}, **${s.flaggedTasks}** ${s.tasks !== s.distinctTasks ? 'pairs ' : ''}flagged (candidates disagree)`,
+    `- **${s.checks}** checks, **${s.failedChecks}** failed; ${bold(taskCountText(s))}, ${bold(flaggedText(s))} (candidates disagree)`,
     `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
     `- isolation: ${isolationText(s)}`,
     ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
@@ -111,7 +117,7 @@ const suite = (summary: Summary): string[] => {
   if (r) {
     lines.push(
       '',
-      `With references (${r.tasks} ${s.tasks === s.distinctTasks ? 'tasks' : 'task × model pairs'}):`,
+      `With references (${r.tasks} ${pointUnit(s, r.tasks)}):`,
       '',
       ...table(
         [

@@ -6,14 +6,17 @@ import {
   classesText,
   errorCell,
   estimate,
+  flaggedText,
   hasUnknown,
   isolationText,
   ms,
   num,
   pacText,
   pct,
+  pointUnit,
   ratio,
   rhoStrength,
+  taskCountText,
   unknownCell,
   unknownSuiteText,
 } from './format.ts';
@@ -50,8 +53,8 @@ const headline = (report: CrosscheckReport, width: number, c: Colors): string[] 
   const parts: string[] = [
     `${s.checks} check${s.checks === 1 ? '' : 's'}`,
     s.failedChecks ? c.red(`${s.failedChecks} failed`) : c.green('0 failed'),
-    `${s.tasks} task${s.tasks === 1 ? '' : 's'}`,
-    s.flaggedTasks ? c.yellow(`${s.flaggedTasks} flagged`) : '0 flagged',
+    taskCountText(s),
+    s.flaggedTasks ? c.yellow(flaggedText(s)) : flaggedText(s),
   ];
   const last = parts.length - 1;
   parts[last] = `${parts[last]} ${c.dim(`(${runText(report.run)})`)}`;
@@ -143,7 +146,7 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
   if (r) {
     lines.push(
       ...flow(
-        `With references (${r.tasks} task${r.tasks === 1 ? '' : 's'})`,
+        `With references (${r.tasks} ${pointUnit(s, r.tasks)})`,
         [
           `mean error ${num(r.meanError)}`,
           `detection rate ${pct(r.detectionRate)}`,

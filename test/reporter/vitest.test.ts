@@ -104,7 +104,7 @@ describe('Vitest reporter', () => {
     const body = (text: string) => text.split('\n').slice(1).join('\n');
     expect(body(summaryText(rendered.stdout))).toBe(body(summaryText(whole.result.stdout)));
     expect(summaryText(rendered.stdout).split('\n')[0]).toBe(
-      '   crosscheck  8 checks · 2 failed · 7 tasks · 2 flagged (vitest, shards 1, 2 of 2)',
+      '   crosscheck  8 checks · 2 failed · 2 tasks (7 task × model pairs) · 2 pairs flagged (vitest, shards 1, 2 of 2)',
     );
   }, 240_000);
 

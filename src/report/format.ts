@@ -1,5 +1,5 @@
 import { GLYPHS } from './figures.ts';
-import type { ClassRecord, EstimateRecord } from './record.ts';
+import type { ClassRecord, EstimateRecord, PropertyData } from './record.ts';
 import type { CheckRow, PacVerdict, SuiteFigures } from './summary.ts';
 
 /** Number formatting shared by the renderers, so every format shows the same figures. */
@@ -120,3 +120,31 @@ export const rhoStrength = (r: number | null): string => {
     a >= 0.9 ? 'very strong' : a >= 0.7 ? 'strong' : a >= 0.4 ? 'moderate' : a >= 0.1 ? 'weak' : 'negligible';
   return `${strength}${r < 0 ? ', negative' : ''}`;
 };
+
+/** What a fast-check property run's rows say for its inputs; shown beside every property table. */
+export const PROPERTY_NOTE =
+  'fast-check runs: inputs are biased toward small and edge values and then shrunk, so a property that held gives no error bound and no PAC certificate; these runs count in no incoherence, error or detection figure.';
+
+/** How a property run ended: `held`, `falsified (3 shrinks)`, `too many skips (120 skipped)`. */
+export const propertyOutcomeText = (p: PropertyData): string => {
+  switch (p.outcome) {
+    case 'held':
+      return 'held';
+    case 'falsified':
+      return `falsified (${p.shrinks} shrink${p.shrinks === 1 ? '' : 's'})`;
+    case 'too-many-skips':
+      return `too many skips (${p.skips} skipped)`;
+    case 'interrupted':
+      return 'interrupted';
+  }
+};
+
+/** Runs done, and asked for when fewer: `50`, `12 of 100`. */
+export const propertyRunsText = (p: PropertyData): string =>
+  p.runsRequested !== null && p.runsRequested !== p.runs ? `${p.runs} of ${p.runsRequested}` : String(p.runs);
+
+/** What replays the run: `{ seed: 7, path: "11:0", endOnFailure: true }`, or the seed alone. */
+export const replayText = (p: PropertyData): string =>
+  p.path === null
+    ? `{ seed: ${p.seed} }`
+    : `{ seed: ${p.seed}, path: ${JSON.stringify(p.path)}, endOnFailure: true }`;

@@ -3,8 +3,9 @@
  * through `task.meta.crosscheck`, where reporters read it.
  * @packageDocumentation
  */
+import * as vitest from 'vitest';
 import { expect } from 'vitest';
-import type { CrosscheckRecord } from '../src/report/index.ts';
+import { type CrosscheckRecord, setRecordSink } from '../src/report/index.ts';
 import { withRecords } from './host.ts';
 import type { CrosscheckMatchers } from './types.ts';
 
@@ -28,5 +29,21 @@ expect.extend(
     task.meta.crosscheck.push(record);
   }),
 );
+
+// Records written outside a matcher (fast-check bridge runs) go to the running test's meta too.
+setRecordSink({
+  currentTest: () => {
+    const state = expect.getState();
+    return { file: state.testPath ?? null, name: state.currentTestName ?? null };
+  },
+  deliver: (record) => {
+    // Read through the namespace: a Vitest without TestRunner must still load the matchers.
+    const runner = (vitest as { TestRunner?: { getCurrentTest?: () => unknown } }).TestRunner;
+    const test = runner?.getCurrentTest?.() as { meta: { crosscheck?: CrosscheckRecord[] } } | undefined;
+    if (!test) return;
+    test.meta.crosscheck ??= [];
+    test.meta.crosscheck.push(record);
+  },
+});
 
 export type { CrosscheckMatchers } from './types.ts';

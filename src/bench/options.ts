@@ -11,6 +11,7 @@ import {
 } from '../errors/index.ts';
 import type { Estimator } from '../measure/index.ts';
 import type { EqualityMode } from '../values/index.ts';
+import { type BenchShard, parseShard } from './shard.ts';
 
 /** Input distribution of `gen.fromSeeds`. @public */
 export type BenchProfile = 'typed' | 'difftrust';
@@ -69,8 +70,16 @@ export interface BenchOptions {
   readonly maxOutputBytes?: number;
   /** Tasks measured at once (all models of a task run together). @defaultValue 2 */
   readonly jobs?: number;
-  /** The report JSON; the checkpoint is `<out>.checkpoint`. @defaultValue 'crosscheck-bench.json' */
+  /**
+   * The report JSON; the checkpoint is `<out>.checkpoint`.
+   * @defaultValue 'crosscheck-bench.json'; `crosscheck-bench.shard-<i>-of-<k>.json` for a shard
+   */
   readonly out?: string;
+  /**
+   * This process's part of the (model, task) pairs: `'i/k'` or `{ index, count }` (1-based).
+   * `crosscheck report merge` joins the k reports into the unsharded run's. @defaultValue all pairs
+   */
+  readonly shard?: string | BenchShard;
 }
 
 /** {@link BenchOptions} with defaults applied and every field checked. @public */
@@ -92,6 +101,7 @@ export interface ResolvedBenchOptions {
   readonly maxOutputBytes: number;
   readonly jobs: number;
   readonly out: string;
+  readonly shard: BenchShard | null;
 }
 
 /**
@@ -162,6 +172,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
     });
   }
   const D = BENCH_DEFAULTS;
+  const shard = options.shard === undefined ? null : parseShard(options.shard);
   return {
     data,
     models: optional('models', options.models, readNames),
@@ -179,7 +190,10 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
     candidateTimeMs: readMs(at('candidateTimeMs'), options.candidateTimeMs ?? undefined, D.candidateTimeMs),
     maxOutputBytes: readPositiveInt(at('maxOutputBytes'), options.maxOutputBytes, D.maxOutputBytes, 2),
     jobs: readPositiveInt(at('jobs'), options.jobs, D.jobs),
-    out: resolve(options.out ?? D.out),
+    out: resolve(
+      options.out ?? (shard ? `crosscheck-bench.shard-${shard.index}-of-${shard.count}.json` : D.out),
+    ),
+    shard,
   };
 };
 

@@ -29,7 +29,11 @@ export {
   type EstimateRecord,
   errorRecord,
   type JsonValue,
+  type PropertyCandidateRecord,
+  type PropertyData,
+  type PropertyOutcome,
   parseRecord,
+  propertyRecord,
   type RankingData,
   RECORD_KINDS,
   RECORD_SCHEMA,
@@ -52,6 +56,7 @@ export { renderTerminal, renderWritten, type TerminalOptions } from './render-te
 export {
   type CrosscheckReport,
   createReport,
+  MAX_SHARDS,
   parseReport,
   REPORT_SCHEMA,
   REPORT_VERSION,
@@ -59,6 +64,7 @@ export {
   relativeToRoot,
   type ShardInfo,
 } from './report.ts';
+export { type RecordSink, recordSink, setRecordSink } from './sink.ts';
 export {
   type CheckRow,
   checkRow,

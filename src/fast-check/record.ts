@@ -1,8 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fc from 'fast-check';
 import type { Candidate } from '../candidates/index.ts';
-import { describeOutcome, type Outcome } from '../exec/index.ts';
-import { combineIsolation, type IsolationUsed } from '../exec/isolation/index.ts';
+import { combineIsolation, describeOutcome, type IsolationUsed, type Outcome } from '../exec/index.ts';
 import { poolIdentity } from '../measure/index.ts';
 import {
   type CrosscheckRecord,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  type ChatRequest,
   closePythonWorkers,
   createLlm,
   defineTask,
@@ -13,7 +14,7 @@ import {
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
 import { tempCache } from './helpers.ts';
 
-const ask = { messages: [{ role: 'user' as const, content: 'Key me.' }] };
+const ask: ChatRequest = { messages: [{ role: 'user', content: 'Key me.' }] };
 
 const allFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true, recursive: true })

@@ -275,7 +275,13 @@ describe('F8 closer_to_0_or_3, Subset answers (python)', () => {
 describe('F9 sqrt_or_no, ENUM-SINV with union composition (python)', () => {
   const task = defineTask({ name: 'sqrt_or_no', signature: '(n: int) -> Union[str, tuple[str, int]]' });
   const L = [[0], [1], [2], [9], [10], [-4], [49], [50]];
-  const R = [['NO'], [tuple('YES', 0)], [tuple('YES', 3)], [tuple('YES', -3)], [tuple('YES', 7)]];
+  const R: unknown[][] = [
+    ['NO'],
+    [tuple<unknown>('YES', 0)],
+    [tuple<unknown>('YES', 3)],
+    [tuple<unknown>('YES', -3)],
+    [tuple<unknown>('YES', 7)],
+  ];
   const sq = 'import math\ndef sq(n):\n    return n >= 0 and math.isqrt(n) ** 2 == n\n';
   const f = py(
     {

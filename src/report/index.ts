@@ -71,5 +71,7 @@ export {
   sortRecords,
   summarize,
   type TaskPoint,
+  type TriangulationFigures,
+  type TriangulationRow,
 } from './summary.ts';
 export { appendStepSummary, writeFileAtomic } from './write.ts';

@@ -29,6 +29,7 @@ export {
   statelessMapProperty,
 } from './properties.ts';
 export { PythonRandom } from './python-random.ts';
+export { type TriangulationData, type TriangulationRecordExtra, triangulationRecord } from './record.ts';
 export {
   COMBINATION_ORDER,
   combine,

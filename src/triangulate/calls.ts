@@ -18,6 +18,32 @@ export interface Callable {
   call(args: readonly unknown[], timeoutFactor: number): Promise<unknown>;
 }
 
+/**
+ * The key of plain JSON data (finite numbers other than −0, strings, booleans, null, plain
+ * arrays), which is its own tagged form; null for anything else (tuples, floats boxes, objects),
+ * which takes the codec's path. The hot path of every pair check.
+ */
+const plainKey = (args: readonly unknown[]): string | null => {
+  const plain = (x: unknown, depth: number): boolean => {
+    switch (typeof x) {
+      case 'number':
+        return Number.isFinite(x) && !Object.is(x, -0);
+      case 'string':
+      case 'boolean':
+        return true;
+      case 'object':
+        if (x === null) return true;
+        if (!Array.isArray(x) || Object.getPrototypeOf(x) !== Array.prototype || depth > 16) return false;
+        for (const y of x) if (!plain(y, depth + 1)) return false;
+        return true;
+      default:
+        return false;
+    }
+  };
+  for (const a of args) if (!plain(a, 0)) return null;
+  return JSON.stringify(args);
+};
+
 interface Pending {
   readonly candidate: Candidate;
   readonly factor: number;
@@ -36,9 +62,10 @@ export class CallCache {
   readonly #task: Task;
   readonly #run: RunOptions;
   readonly #invalidMessage: string | null;
-  readonly #memo = new Map<string, Promise<unknown>>();
+  readonly #memo = new Map<string, Map<string, Promise<unknown>>>();
   #pending = new Map<string, Pending>();
   #scheduled = false;
+  #inflight = 0;
   requested = 0;
   executed = 0;
 
@@ -55,18 +82,24 @@ export class CallCache {
 
   call(candidate: Candidate, args: readonly unknown[], factor: number): Promise<unknown> {
     this.requested++;
-    let argsText: string;
-    try {
-      argsText = JSON.stringify(encode(args));
-    } catch {
-      // Arguments with no data form cannot reach a program: the call is demonic.
-      return Promise.resolve(D);
+    let argsText = plainKey(args);
+    if (argsText === null) {
+      try {
+        argsText = JSON.stringify(encode(args));
+      } catch {
+        // Arguments with no data form cannot reach a program: the call is demonic.
+        return Promise.resolve(D);
+      }
     }
-    const key = `${candidate.id}\u0000${factor}\u0000${argsText}`;
-    const hit = this.#memo.get(key);
+    const group = `${candidate.id}\u0000${factor}`;
+    let memo = this.#memo.get(group);
+    if (!memo) {
+      memo = new Map();
+      this.#memo.set(group, memo);
+    }
+    const hit = memo.get(argsText);
     if (hit) return hit;
     const promise = new Promise<unknown>((resolve, reject) => {
-      const group = `${candidate.id}\u0000${factor}`;
       let p = this.#pending.get(group);
       if (!p) {
         p = { candidate, factor, args: [], resolvers: [], rejecters: [] };
@@ -75,13 +108,20 @@ export class CallCache {
       p.args.push([...args]);
       p.resolvers.push(resolve);
       p.rejecters.push(reject);
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => this.#flush());
-      }
+      this.#schedule();
     });
-    this.#memo.set(key, promise);
+    memo.set(argsText, promise);
     return promise;
+  }
+
+  // Rounds, not a stream: a batch goes out only when no run is in flight, so the continuations of
+  // every finished call have queued their next calls first. Runs finishing one by one would
+  // otherwise start one small round each, and every round costs a process per candidate.
+  #schedule(): void {
+    // Checked again at the flush: the continuations that queue the next calls run after this.
+    if (this.#scheduled || this.#inflight > 0) return;
+    this.#scheduled = true;
+    setImmediate(() => this.#flush());
   }
 
   #flush(): void {
@@ -90,6 +130,11 @@ export class CallCache {
     this.#pending = new Map();
     for (const b of batches) {
       this.executed += b.args.length;
+      this.#inflight++;
+      const done = () => {
+        this.#inflight--;
+        this.#schedule();
+      };
       const timeoutMs = (this.#run.timeoutMs ?? this.#task.timeoutMs) * b.factor;
       run(this.#task, [b.candidate], b.args, { ...this.#run, timeoutMs }).then(
         (m) => {
@@ -98,9 +143,11 @@ export class CallCache {
             const o = row[i];
             resolve(o ? fromOutcome(o, this.#invalidMessage) : D);
           });
+          done();
         },
         (error) => {
           for (const reject of b.rejecters) reject(error);
+          done();
         },
       );
     }
@@ -113,8 +160,8 @@ export const candidateCallable = (cache: CallCache, c: Candidate, name: string):
   label: c.label,
   name,
   call: (args, factor) => {
-    const s = strongest(...args);
-    return s ? Promise.resolve(s) : cache.call(c, args, factor);
+    for (const a of args) if (isSpecial(a)) return Promise.resolve(strongest(...args));
+    return cache.call(c, args, factor);
   },
 });
 

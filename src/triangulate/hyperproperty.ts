@@ -150,6 +150,23 @@ export const showArgs = (args: readonly unknown[]): string => `(${args.map(show)
 
 class BudgetExceeded extends Error {}
 
+const sampled = new Map<string, readonly number[]>();
+
+/** Which indexes of a domain of n elements `random.sample` keeps (memoised: it depends on n, k, seed only). */
+const sampleIndexes = (n: number, k: number, seed: number): readonly number[] => {
+  const key = `${n},${k},${seed}`;
+  let pick = sampled.get(key);
+  if (!pick) {
+    pick = new PythonRandom(seed).sample(
+      Array.from({ length: n }, (_, i) => i),
+      k,
+    );
+    if (sampled.size > 10_000) sampled.clear();
+    sampled.set(key, pick);
+  }
+  return pick;
+};
+
 /** What checking one pair found. @public */
 export type PairVerdict =
   | { readonly kind: 'holds'; readonly angelic: number; readonly domain: number }
@@ -184,14 +201,20 @@ export const checkHyperproperty = async (
   const budget = semantics.callBudgetPerInput * Math.max(sides.left.length, sides.right.length, 1);
   let calls = 0;
   let clauses = 0;
-  const failures: Array<{ order: number; cx: Counterexample }> = [];
+  // Replaying the failing element to trace its calls must not count against the budget.
+  let replaying = false;
+  const failures: Array<{
+    order: number;
+    clause: string;
+    element: unknown;
+    body: (x: never) => Promise<Truth> | Truth;
+    result: Counterexample['result'];
+    share: number | null;
+  }> = [];
   let angelic = 0;
   let domainTotal = 0;
-  const caller =
-    (role: 'p' | 'q', c: Callable) =>
-    async (...args: unknown[]): Promise<unknown> => {
-      calls++;
-      if (calls > budget) throw new BudgetExceeded();
+  const caller = (role: 'p' | 'q', c: Callable) => {
+    const traced = async (args: unknown[]): Promise<unknown> => {
       const out = await c.call(args, factor);
       const chain = storage.getStore();
       if (chain) {
@@ -205,6 +228,13 @@ export const checkHyperproperty = async (
       }
       return out;
     };
+    // The hot path returns the cached promise itself: no frame, no extra promise per call.
+    return (...args: unknown[]): Promise<unknown> => {
+      if (replaying) return traced(args);
+      if (++calls > budget) return Promise.reject(new BudgetExceeded());
+      return c.call(args, factor);
+    };
+  };
   const forAll: HyperpropertyContext['forAll'] = async (domain, body, options = {}) => {
     const order = options.clause === undefined ? -1 : clauses++;
     if (domain === A) return true;
@@ -214,37 +244,34 @@ export const checkHyperproperty = async (
     let elements: readonly unknown[] = isSpecial(view) ? [D] : view.values;
     const max = options.maxDomain ?? defaultMax;
     if (elements.length > max) {
-      elements = new PythonRandom(semantics.domainSampler === 'python' ? 42 : seed).sample(elements, max);
+      const pick = sampleIndexes(elements.length, max, semantics.domainSampler === 'python' ? 42 : seed);
+      const all = elements;
+      elements = pick.map((i) => all[i]);
     }
     if (elements.length === 0) return true;
-    const chain = storage.getStore() ?? [];
-    const traces: Trace[] = elements.map(() => ({ calls: [] }));
-    const results = await Promise.all(
-      elements.map((x, i) => storage.run([...chain, traces[i] as Trace], async () => body(x as never))),
-    );
+    // Untraced: the common case (a pair that holds) pays nothing for counterexamples.
+    const results = await Promise.all(elements.map(async (x) => body(x as never)));
     let bad = -1;
     let nA = 0;
     results.forEach((r, i) => {
       if (r === A) nA++;
       else if (r !== true && bad < 0) bad = i;
     });
-    if (options.clause !== undefined) {
+    if (options.clause !== undefined && !replaying) {
       angelic += nA;
       domainTotal += elements.length;
     }
     const fails = bad >= 0 || angelicFails(nA, elements.length, semantics);
-    if (fails && options.clause !== undefined) {
+    if (fails && options.clause !== undefined && !replaying) {
       const at = bad >= 0 ? bad : results.indexOf(A);
       const r = results[at];
       failures.push({
         order,
-        cx: {
-          clause: options.clause,
-          input: Array.isArray(elements[at]) ? showArgs(elements[at] as unknown[]) : show(elements[at]),
-          calls: (traces[at] as Trace).calls,
-          result: bad < 0 ? 'angelic-share' : r === U ? 'U' : r === D ? 'D' : 'false',
-          angelicShare: bad < 0 ? nA / elements.length : null,
-        },
+        clause: options.clause,
+        element: elements[at],
+        body,
+        result: bad < 0 ? 'angelic-share' : r === U ? 'U' : r === D ? 'D' : 'false',
+        share: bad < 0 ? nA / elements.length : null,
       });
     }
     return !fails;
@@ -266,10 +293,25 @@ export const checkHyperproperty = async (
     implies: logic.implies,
   };
   try {
-    const r = await storage.run([], () => prop.check(h));
+    const r = await prop.check(h);
     if (r === true) return { kind: 'holds', angelic, domain: domainTotal };
     failures.sort((a, b) => a.order - b.order);
-    return { kind: 'fails', counterexample: failures[0]?.cx ?? null };
+    const f = failures[0];
+    if (!f) return { kind: 'fails', counterexample: null };
+    // Replays the failing element with tracing on; its calls are cached, so this runs nothing new.
+    const trace: Trace = { calls: [] };
+    replaying = true;
+    await storage.run([trace], async () => f.body(f.element as never));
+    return {
+      kind: 'fails',
+      counterexample: {
+        clause: f.clause,
+        input: Array.isArray(f.element) ? showArgs(f.element as unknown[]) : show(f.element),
+        calls: trace.calls,
+        result: f.result,
+        angelicShare: f.share,
+      },
+    };
   } catch (error) {
     if (error instanceof BudgetExceeded) return { kind: 'budget', calls: budget };
     throw error;

@@ -55,6 +55,18 @@ export const createLogic = (semantics: TriangulationSemantics, equality: Equalit
   const cmp: Comparator = comparator(equality);
   const plainEqual = (a: unknown, b: unknown): boolean => {
     if (a === b) return true;
+    // Two different integers, or strings, differ under every built-in mode but difftrust's tolerance.
+    if (
+      typeof a === 'number' &&
+      typeof b === 'number' &&
+      Number.isInteger(a) &&
+      Number.isInteger(b) &&
+      equality !== 'difftrust' &&
+      typeof equality !== 'function'
+    )
+      return false;
+    if (typeof a === 'string' && typeof b === 'string')
+      return typeof equality === 'function' ? equality(a, b) : false;
     const ta = tagged(a);
     const tb = tagged(b);
     if (ta === null || tb === null) return false;

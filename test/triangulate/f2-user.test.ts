@@ -89,6 +89,7 @@ describe('F2 Caesar shift, as a user-facing test', () => {
     expect(message).toContain('shift("xyz", 3) → "{|}"');
     expect(message).toContain('seed: 42');
     expect(message).toContain('a shared error that incoherence cannot see');
+    if (process.env.SHOW_MESSAGE) console.log(message);
   });
 
   it('.not passes on the definite rejection; the correct program is selected and has a plausibility witness', async () => {

@@ -6,6 +6,14 @@
  * @packageDocumentation
  */
 export { type BaselineResult, codeT, majority, plurality, postcondition } from './baselines.ts';
+export {
+  renderTriangulationTable,
+  runTriangulationBench,
+  type TriangulationBenchMethod,
+  type TriangulationBenchOptions,
+  type TriangulationBenchResult,
+  type TriangulationBenchRow,
+} from './bench.ts';
 export type { Callable } from './calls.ts';
 export {
   type Counterexample,

@@ -8,6 +8,7 @@ import {
   countDecisions,
   spearman,
 } from '../stats/index.ts';
+import { type LlmRecord, type LlmSummary, llmSummary } from './llm.ts';
 import type { ClassRecord, CrosscheckRecord, EstimateRecord, RecordKind, WitnessRecord } from './record.ts';
 
 /**
@@ -64,6 +65,8 @@ export interface CheckRow {
   readonly unknownPolicy: string | null;
   /** Why the evidence supported no verdict, or null. */
   readonly inconclusive: string | null;
+  /** Tokens and cost of the model calls behind its candidates; null when none came from a model. */
+  readonly llm?: LlmRecord | null;
   /** A triangulation check's selection or abstention; null for other kinds. */
   readonly triangulation: TriangulationRow | null;
 }
@@ -189,6 +192,8 @@ export interface Summary {
   readonly suite: SuiteFigures;
   readonly points: readonly TaskPoint[];
   readonly ranking: ModelRanking;
+  /** Tokens and cost per model and for the suite, each call once; null when no check used a model. */
+  readonly llm?: LlmSummary | null;
 }
 
 const mean = (xs: readonly number[]): number | null =>
@@ -244,6 +249,7 @@ const SIGNALS = {
 
 /** One row of the summary table for one record. @public */
 export const checkRow = (r: CrosscheckRecord): CheckRow => ({
+  llm: r.llm ?? null,
   file: r.test.file,
   test: r.test.name,
   matcher: r.test.matcher,
@@ -488,5 +494,6 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
     },
     points,
     ranking: modelRanking(points),
+    llm: llmSummary(records),
   };
 };

@@ -35,5 +35,7 @@ export const withRecords = (sink: RecordSink): Record<keyof typeof matchers, Hos
     toHaveIncoherenceBelow: wrap(matchers.toHaveIncoherenceBelow),
     toAgreeWithReference: wrap(matchers.toAgreeWithReference),
     toRankLike: wrap(matchers.toRankLike),
+    toBeTriangulatedBy: wrap(matchers.toBeTriangulatedBy),
+    toHavePlausibilityWitness: wrap(matchers.toHavePlausibilityWitness),
   };
 };

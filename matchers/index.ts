@@ -6,7 +6,9 @@
  */
 import { toAgreeWithReference } from './to-agree-with-reference.ts';
 import { toBeCoherentAcross } from './to-be-coherent-across.ts';
+import { toBeTriangulatedBy } from './to-be-triangulated-by.ts';
 import { toHaveIncoherenceBelow } from './to-have-incoherence-below.ts';
+import { toHavePlausibilityWitness } from './to-have-plausibility-witness.ts';
 import { toRankLike } from './to-rank-like.ts';
 
 export type { CrosscheckMatcherResult, MatcherContext } from './context.ts';
@@ -15,10 +17,19 @@ export type {
   CoherentAcrossOptions,
   CrosscheckMatchers,
   IncoherenceBelowOptions,
+  PlausibilityWitnessOptions,
   RankLikeOptions,
   Scores,
+  TriangulatedByOptions,
 } from './types.ts';
-export { toAgreeWithReference, toBeCoherentAcross, toHaveIncoherenceBelow, toRankLike };
+export {
+  toAgreeWithReference,
+  toBeCoherentAcross,
+  toBeTriangulatedBy,
+  toHaveIncoherenceBelow,
+  toHavePlausibilityWitness,
+  toRankLike,
+};
 
 /** Every matcher, by name. @public */
 export const matchers = {
@@ -26,4 +37,6 @@ export const matchers = {
   toHaveIncoherenceBelow,
   toAgreeWithReference,
   toRankLike,
+  toBeTriangulatedBy,
+  toHavePlausibilityWitness,
 } as const;

@@ -2,6 +2,7 @@ import type { Candidate } from '../src/candidates/index.ts';
 import type { Args } from '../src/contract/index.ts';
 import type { DetectOptions, MeasureOptions } from '../src/measure/index.ts';
 import type { Task } from '../src/task/index.ts';
+import type { TriangulateOptions } from '../src/triangulate/index.ts';
 
 /** Options of `toBeCoherentAcross`: PAC detection. @public */
 export interface CoherentAcrossOptions<A extends Args = Args>
@@ -62,6 +63,26 @@ export interface RankLikeOptions {
 /** Scores of items to rank: by position, or by name (both sides need the same names). @public */
 export type Scores = readonly number[] | Readonly<Record<string, number>>;
 
+/** Options of `toBeTriangulatedBy`: the triangulation's, plus what the selection must be. @public */
+export interface TriangulatedByOptions<A extends Args = Args> extends TriangulateOptions<A> {
+  /** Also require this candidate (or label), or one of its RANSAC group, to be selected. */
+  selects?: Candidate | string;
+  /**
+   * Least number of plausibility witnesses of the selection.
+   * @defaultValue 1
+   */
+  minSupport?: number;
+}
+
+/** Options of `toHavePlausibilityWitness`. @public */
+export interface PlausibilityWitnessOptions<A extends Args = Args> extends TriangulateOptions<A> {
+  /**
+   * Least number of witnesses that must hold.
+   * @defaultValue 1
+   */
+  min?: number;
+}
+
 /**
  * The crosscheck matchers, generic over what the host's matchers return (`R`). The per-host
  * augmentations (`crosscheck/vitest`, `crosscheck/jest`) merge this into `expect`.
@@ -114,4 +135,24 @@ export interface CrosscheckMatchers<R = unknown> {
    * ```
    */
   toRankLike(expected: Scores, options: RankLikeOptions): R;
+  /**
+   * Semantic triangulation: some forward candidate has a plausibility witness (a program for the
+   * transformed problem satisfying the hyperproperty with it), and RANSAC selects one. Fails on
+   * abstention with the counterexamples. `.not` passes only when every pair fails.
+   *
+   * @example
+   * ```ts
+   * await expect(task).toBeTriangulatedBy(forward, { transformation: 'fwd-inv', witnesses: inverses });
+   * ```
+   */
+  toBeTriangulatedBy(forward: readonly Candidate[], options: TriangulatedByOptions): Promise<R>;
+  /**
+   * The received candidate has at least `min` plausibility witnesses among `witnesses`.
+   *
+   * @example
+   * ```ts
+   * await expect(candidate).toHavePlausibilityWitness(task, { transformation: tri.fwdInv({ invert: 'a' }), witnesses: [inverse] });
+   * ```
+   */
+  toHavePlausibilityWitness(task: Task, options: PlausibilityWitnessOptions): Promise<R>;
 }

@@ -43,3 +43,4 @@ export {
   shardPairs,
 } from './shard.ts';
 export { renderBenchTable, summaryLine } from './table.ts';
+export { subSeed, type TaskInputs, taskInputs } from './task-inputs.ts';

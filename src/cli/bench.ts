@@ -11,9 +11,13 @@ import {
 import { CrosscheckError, describeValue, isCrosscheckError, problemOf } from '../errors/index.ts';
 import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
 import { renderJson, writeFileAtomic } from '../report/index.ts';
+import { runTriangulationCommand } from './triangulation.ts';
 
 /** Usage of `crosscheck bench`. */
 export const BENCH_USAGE = `Usage:
+  crosscheck bench triangulation --data <dir> [options]
+      Selection with abstention (semantic triangulation, plurality, majority): see
+      crosscheck bench triangulation --help.
   crosscheck bench --data <dir> [options]
       Measure incoherence and error of every model's candidates on every task of a dataset
       (tasks.jsonl.gz + candidates/<model>.jsonl.gz), print the paper-style table (beside the
@@ -166,6 +170,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
  * the report of what finished; the checkpoint keeps every finished pair for the rerun.
  */
 export const runBenchCommand = async (argv: readonly string[]): Promise<number> => {
+  if (argv[0] === 'triangulation') return runTriangulationCommand(argv.slice(1));
   let options: BenchOptions | null;
   try {
     options = parseBenchArgs(argv);

@@ -91,5 +91,7 @@ export {
   sortRecords,
   summarize,
   type TaskPoint,
+  type TriangulationFigures,
+  type TriangulationRow,
 } from './summary.ts';
 export { appendStepSummary, writeFileAtomic } from './write.ts';

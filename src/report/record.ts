@@ -32,7 +32,8 @@ export interface EstimateRecord {
 
 /** A shrunk witness with each class's output on it. @public */
 export interface WitnessRecord {
-  readonly reason: Witness['reason'];
+  /** `hyperproperty`: a triangulation counterexample (outputs labelled p and q). */
+  readonly reason: Witness['reason'] | 'hyperproperty';
   /** The shrunk input, tagged wire JSON text. */
   readonly input: string;
   /** The input as first found. */

@@ -186,6 +186,40 @@ const suite = (summary: Summary): string[] => {
       ),
     );
   }
+  const t = s.triangulation;
+  if (t) {
+    lines.push(
+      '',
+      `Triangulation (${t.checks} checks: ${t.selected} selected, ${t.abstained} abstained):`,
+      '',
+      ...table(
+        [
+          'model',
+          'checks',
+          'abstained',
+          'N₁',
+          'N₂',
+          'N₃',
+          'N₄',
+          'N₅',
+          'reliable acc.',
+          'overall acc.',
+          'abstention F1',
+        ],
+        t.models.map((m) => [
+          m.model ?? GLYPHS.none,
+          String(m.checks),
+          String(m.abstained),
+          ...(['n1', 'n2', 'n3', 'n4', 'n5'] as const).map((k) =>
+            m.counts ? String(m.counts[k]) : GLYPHS.none,
+          ),
+          pct(m.metrics?.reliableAccuracy ?? null),
+          pct(m.metrics?.overallAccuracy ?? null),
+          num(m.metrics?.abstentionF1 ?? null, 2),
+        ]),
+      ),
+    );
+  }
   return lines;
 };
 

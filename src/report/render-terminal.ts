@@ -26,7 +26,7 @@ import {
 import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport, RunInfo } from './report.ts';
-import type { CheckRow, Summary } from './summary.ts';
+import type { CheckRow, Summary, TriangulationFigures } from './summary.ts';
 import { renderTable } from './table.ts';
 
 /** Options of {@link renderTerminal}. @public */
@@ -215,6 +215,32 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
         c.bold,
       ),
     );
+  }
+  lines.push(...triangulationLines(s.triangulation ?? null, width, c));
+  return lines;
+};
+
+/** Selection and abstention of triangulation checks, with Fig. 8's metrics per model where references decide N₁…N₅. */
+const triangulationLines = (t: TriangulationFigures | null, width: number, c: Colors): string[] => {
+  if (!t) return [];
+  const lines = flow(
+    `Triangulation (${t.checks} check${t.checks === 1 ? '' : 's'})`,
+    [`selected ${t.selected}`, `abstained ${t.abstained}`],
+    width,
+    c.bold,
+  );
+  for (const m of t.models) {
+    const k = m.counts;
+    const parts = [`abstained ${m.abstained} of ${m.checks}`];
+    if (k && m.metrics) {
+      parts.push(
+        `N₁…N₅ ${k.n1}/${k.n2}/${k.n3}/${k.n4}/${k.n5}`,
+        `reliable acc. ${pct(m.metrics.reliableAccuracy)}`,
+        `overall acc. ${pct(m.metrics.overallAccuracy)}`,
+        `abstention F1 ${num(m.metrics.abstentionF1, 2)}`,
+      );
+    }
+    lines.push(...flow(`  ${m.model ?? '(no model tag)'}`, parts, width, (x) => x));
   }
   return lines;
 };

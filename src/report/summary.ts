@@ -1,6 +1,13 @@
 import type { CandidateTags } from '../candidates/index.ts';
 import type { IsolationUsed } from '../exec/index.ts';
-import { averageRanks, spearman } from '../stats/index.ts';
+import {
+  type AbstentionCounts,
+  type AbstentionMetrics,
+  abstentionMetrics,
+  averageRanks,
+  countDecisions,
+  spearman,
+} from '../stats/index.ts';
 import { type LlmRecord, type LlmSummary, llmSummary } from './llm.ts';
 import type {
   ClassRecord,
@@ -72,6 +79,35 @@ export interface CheckRow {
   readonly property: PropertyData | null;
   /** Tokens and cost of the model calls behind its candidates; null when none came from a model. */
   readonly llm?: LlmRecord | null;
+  /** A triangulation check's selection or abstention; null for other kinds. */
+  readonly triangulation: TriangulationRow | null;
+}
+
+/** What a triangulation record says, for the summary's selection and abstention columns. @public */
+export interface TriangulationRow {
+  readonly transformation: string;
+  readonly outcome: 'selected' | 'abstained';
+  readonly selected: string | null;
+  readonly support: number | null;
+  /** The selection against the task's reference; null without one (or on abstention). */
+  readonly correct: boolean | null;
+  /** Whether some forward candidate is correct (ground truth "do not abstain"); null without a reference. */
+  readonly solvable: boolean | null;
+}
+
+/** Triangulation over the suite, per model tag: N₁…N₅ where references decide them. @public */
+export interface TriangulationFigures {
+  readonly checks: number;
+  readonly selected: number;
+  readonly abstained: number;
+  readonly models: ReadonlyArray<{
+    readonly model: string | null;
+    readonly checks: number;
+    readonly abstained: number;
+    /** Null when some check of the model has no reference. */
+    readonly counts: AbstentionCounts | null;
+    readonly metrics: AbstentionMetrics | null;
+  }>;
 }
 
 /**
@@ -139,6 +175,8 @@ export interface SuiteFigures {
    * biased, so they enter no task, flag, error-bound or detection figure.
    */
   readonly properties: { readonly runs: number; readonly failed: number };
+  /** Triangulation checks (absent in older summaries; null without any). */
+  readonly triangulation?: TriangulationFigures | null;
 }
 
 /** One model in the ranking table (figure 1 of the incoherence paper). Rank 1 is best. @public */
@@ -256,7 +294,66 @@ export const checkRow = (r: CrosscheckRecord): CheckRow => ({
   unknownPolicy: r.unknown?.policy ?? null,
   inconclusive: r.inconclusive ?? null,
   property: r.kind === 'property' ? r.data : null,
+  triangulation: r.kind === 'triangulation' ? triangulationRow(r.data) : null,
 });
+
+const triangulationRow = (
+  d: Extract<CrosscheckRecord, { kind: 'triangulation' }>['data'],
+): TriangulationRow | null => {
+  if (d.outcome !== 'selected' && d.outcome !== 'abstained') return null;
+  const sel = d.selected as { label?: unknown; support?: unknown } | null;
+  return {
+    transformation: typeof d.transformation === 'string' ? d.transformation : '',
+    outcome: d.outcome,
+    selected: sel && typeof sel.label === 'string' ? sel.label : null,
+    support: sel && typeof sel.support === 'number' ? sel.support : null,
+    correct: typeof d.correct === 'boolean' ? d.correct : null,
+    solvable: typeof d.solvable === 'boolean' ? d.solvable : null,
+  };
+};
+
+const triangulationFigures = (rows: readonly CheckRow[]): TriangulationFigures | null => {
+  const tri = rows.filter(
+    (r): r is CheckRow & { triangulation: TriangulationRow } => r.triangulation !== null,
+  );
+  if (tri.length === 0) return null;
+  const byModel = new Map<string | null, TriangulationRow[]>();
+  for (const r of tri) byModel.set(r.model, [...(byModel.get(r.model) ?? []), r.triangulation]);
+  return {
+    checks: tri.length,
+    selected: tri.filter((r) => r.triangulation.outcome === 'selected').length,
+    abstained: tri.filter((r) => r.triangulation.outcome === 'abstained').length,
+    models: [...byModel.entries()]
+      .sort(([a], [b]) => byText(a, b))
+      .map(([model, ts]) => {
+        const known = ts.every(
+          (t) => t.solvable !== null && (t.outcome === 'abstained' || t.correct !== null),
+        );
+        const counts = known
+          ? countDecisions(
+              ts.map((t) =>
+                t.outcome === 'abstained'
+                  ? t.solvable
+                    ? 'n3'
+                    : 'n5'
+                  : !t.solvable
+                    ? 'n4'
+                    : t.correct
+                      ? 'n1'
+                      : 'n2',
+              ),
+            )
+          : null;
+        return {
+          model,
+          checks: ts.length,
+          abstained: ts.filter((t) => t.outcome === 'abstained').length,
+          counts,
+          metrics: counts ? abstentionMetrics(counts) : null,
+        };
+      }),
+  };
+};
 
 const byText = (a: string | null, b: string | null): number =>
   (a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0;
@@ -420,6 +517,7 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
         runs: properties.length,
         failed: properties.filter((r) => r.verdict === 'fail').length,
       },
+      triangulation: triangulationFigures(rows),
     },
     points,
     ranking: modelRanking(points),

@@ -4,6 +4,15 @@
  * @packageDocumentation
  */
 
+export {
+  type AbstentionCounts,
+  type AbstentionMetrics,
+  abstentionIdentities,
+  abstentionMetrics,
+  countDecisions,
+  decision,
+  probCorrectUnderAgreement,
+} from './abstention.ts';
 export { adaptiveInterval } from './bernstein.ts';
 export { wilsonInterval } from './binomial.ts';
 export { entropy } from './entropy.ts';

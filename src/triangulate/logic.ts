@@ -1,0 +1,120 @@
+import { type Comparator, comparator, type Equality, encode, type Tagged } from '../values/index.ts';
+import type { TriangulationSemantics } from './options.ts';
+import { A, type Answers, answers, D, isSpecial, type Special, strongest, U } from './special.ts';
+
+/** A truth value of the five-valued logic: a boolean or a special. @public */
+export type Truth = boolean | Special;
+
+/**
+ * Equality, membership and the connectives under one semantics (design §1.3). Pure; the
+ * quantifier lives in the hyperproperty context, which runs programs.
+ * @public
+ */
+export interface Logic {
+  equals(a: unknown, b: unknown): Truth;
+  member(x: unknown, s: unknown): Truth;
+  and(...ts: readonly Truth[]): Truth;
+  or(...ts: readonly Truth[]): Truth;
+  not(t: Truth): Truth;
+  implies(a: Truth, b: Truth): Truth;
+}
+
+const tagCache = new WeakMap<object, Tagged | null>();
+
+/** The tagged form of a value, or null when it has none (then it equals only itself). */
+const tagged = (v: unknown): Tagged | null => {
+  if (typeof v !== 'object' || v === null) {
+    try {
+      return encode(v);
+    } catch {
+      return null;
+    }
+  }
+  let t = tagCache.get(v);
+  if (t === undefined) {
+    try {
+      t = encode(v);
+    } catch {
+      t = null;
+    }
+    tagCache.set(v, t);
+  }
+  return t;
+};
+
+const hasSpecialElement = (v: unknown): v is readonly unknown[] => Array.isArray(v) && v.some(isSpecial);
+
+/** The connective rule: on booleans the usual result, else the strongest special among the operands. */
+const connective =
+  (op: (xs: readonly boolean[]) => boolean) =>
+  (...ts: readonly Truth[]): Truth =>
+    strongest(...ts) ?? op(ts as readonly boolean[]);
+
+/** Builds the logic of a semantics and an equality. @public */
+export const createLogic = (semantics: TriangulationSemantics, equality: Equality = 'python'): Logic => {
+  const cmp: Comparator = comparator(equality);
+  const plainEqual = (a: unknown, b: unknown): boolean => {
+    if (a === b) return true;
+    // Two different integers, or strings, differ under every built-in mode but difftrust's tolerance.
+    if (
+      typeof a === 'number' &&
+      typeof b === 'number' &&
+      Number.isInteger(a) &&
+      Number.isInteger(b) &&
+      equality !== 'difftrust' &&
+      typeof equality !== 'function'
+    )
+      return false;
+    if (typeof a === 'string' && typeof b === 'string')
+      return typeof equality === 'function' ? equality(a, b) : false;
+    const ta = tagged(a);
+    const tb = tagged(b);
+    if (ta === null || tb === null) return false;
+    return cmp.equalTagged(ta, tb);
+  };
+  const equals = (a: unknown, b: unknown): Truth => {
+    if (a === D || b === D) return D;
+    if (a === A || b === A) return A;
+    if (a === U && b === U) return true;
+    if (a === U || b === U) return U;
+    if (hasSpecialElement(a) || hasSpecialElement(b)) {
+      const la = a as readonly unknown[];
+      const lb = b as readonly unknown[];
+      if (
+        semantics.listEquality === 'artifact' &&
+        Array.isArray(a) &&
+        Array.isArray(b) &&
+        la.length === lb.length
+      ) {
+        // The authors' checker compares equal-length lists element-wise, a special element equal to anything.
+        return la.every((x, i) => isSpecial(x) || isSpecial(lb[i]) || plainEqual(x, lb[i]));
+      }
+      return strongest(...(Array.isArray(a) ? la : []), ...(Array.isArray(b) ? lb : [])) ?? false;
+    }
+    return plainEqual(a, b);
+  };
+  const member = (x: unknown, s: unknown): Truth => {
+    if (x === U && s === U) return true;
+    const set: Answers | Special = isSpecial(s) ? s : answers(s);
+    if (isSpecial(set)) return strongest(x, set) as Special;
+    if (x === U || x === D) return D;
+    if (x === A) return semantics.angelicMember === 'true' ? true : A;
+    for (const v of set.values) if (!isSpecial(v) && plainEqual(x, v)) return true;
+    return set.exhaustive ? false : A;
+  };
+  return {
+    equals,
+    member,
+    and: connective((xs) => xs.every(Boolean)),
+    or: connective((xs) => xs.some(Boolean)),
+    not: (t) => (isSpecial(t) ? t : !t),
+    implies: connective(([a, b]) => !a || Boolean(b)),
+  };
+};
+
+/** Whether an angelic share fails a ∀ under the semantics' threshold rule. @internal */
+export const angelicFails = (angelic: number, domain: number, s: TriangulationSemantics): boolean => {
+  if (domain === 0 || angelic === 0) return false;
+  const share = angelic / domain;
+  return s.thresholdRule === 'geq' ? share >= s.angelicThreshold : !(share < s.angelicThreshold);
+};

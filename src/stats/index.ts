@@ -6,6 +6,14 @@
 
 export { adaptiveInterval } from './bernstein.ts';
 export { wilsonInterval } from './binomial.ts';
+export {
+  type Confusion,
+  confusion,
+  correctStability,
+  type LabelStability,
+  mcc,
+  p4,
+} from './classification.ts';
 export { entropy } from './entropy.ts';
 export {
   bracketedInterval,

@@ -50,6 +50,7 @@ export default defineConfig({
     jest: 'matchers/jest.ts',
     'vitest-reporter': 'reporter/vitest.ts',
     'jest-reporter': 'reporter/jest.ts',
+    'llm-testing': 'src/llm/testing/index.ts',
     // The sandbox host, started as a child process by the JS/TS source runner (src/exec/js/remote-pool.ts).
     'sandbox-host': 'src/exec/js/sandbox-host.ts',
   },

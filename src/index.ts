@@ -13,7 +13,6 @@ export {
   type CandidateTags,
   type CommandCandidate,
   type CommandOptions,
-  candidates,
   extractCode,
   type FunctionCandidate,
   fromCommand,
@@ -26,6 +25,12 @@ export {
   type SourceSpec,
 } from './candidates/index.ts';
 export { CrosscheckError, type CrosscheckErrorCode, isCrosscheckError } from './errors/index.ts';
+
+import { candidates as sourceCandidates } from './candidates/index.ts';
+import { fromModel } from './llm/index.ts';
+
+/** The candidate builders, as a namespace (`fromModel` samples them from an LLM). @public */
+export const candidates = Object.freeze({ ...sourceCandidates, fromModel });
 export {
   type CandidateRunStats,
   type CrashOutcome,
@@ -72,6 +77,35 @@ export {
   type SizeOptions,
   shrinkWitness,
 } from './inputs/index.ts';
+export {
+  BUILTIN_PRICES,
+  type CacheMode,
+  type CacheModeSource,
+  type ChatMessage,
+  type ChatRequest,
+  type Completion,
+  codegenMessages,
+  costOf,
+  createLlm,
+  type FromModelOptions,
+  fromModel,
+  type Llm,
+  type LlmCall,
+  type LlmJson,
+  type LlmOptions,
+  type LlmProvenance,
+  type LlmUsage,
+  PRICES_AS_OF,
+  type Price,
+  type Prices,
+  type PromptTemplate,
+  type Purpose,
+  type SampleCandidatesOptions,
+  type SamplingOptions,
+  type UsageLedger,
+  type UsageTotals,
+  usageTotals,
+} from './llm/index.ts';
 export {
   type CandidateError,
   type CommonOptions,

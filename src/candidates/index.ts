@@ -13,6 +13,8 @@ import type {
   CandidateTags,
   CommandCandidate,
   FunctionCandidate,
+  LlmProvenance,
+  LlmUsage,
   SourceCandidate,
   SourceLanguage,
 } from './types.ts';
@@ -25,6 +27,8 @@ export type {
   CandidateTags,
   CommandCandidate,
   FunctionCandidate,
+  LlmProvenance,
+  LlmUsage,
   SourceCandidate,
   SourceLanguage,
 };

@@ -28,6 +28,51 @@ export interface CandidateProblem {
   readonly message: string;
 }
 
+/**
+ * Token counts of one model call. A count the server did not report is `null` ("not reported"),
+ * never 0.
+ * @public
+ */
+export interface LlmUsage {
+  readonly prompt: number | null;
+  /** Prompt tokens served from the provider's prompt cache (a subset of `prompt`). */
+  readonly cachedPrompt: number | null;
+  readonly completion: number | null;
+  /** Reasoning tokens (a subset of `completion`). */
+  readonly reasoning: number | null;
+  /** True when one server-side `n` request's usage was shared equally among its samples. */
+  readonly apportioned: boolean;
+}
+
+/**
+ * Where an LLM-sampled candidate came from: plain data set by `src/llm`, carried into records.
+ * @public
+ */
+export interface LlmProvenance {
+  /** The endpoint as named in cache keys (`openai`, `localhost/v1`). */
+  readonly provider: string;
+  /** The model as requested. */
+  readonly model: string;
+  /** The model as the server named it in its reply (`gpt-4o-mini-2024-07-18`), or null. */
+  readonly servedModel: string | null;
+  /** The request's cache key (32 hex characters). */
+  readonly key: string;
+  /** Sample index: the i-th independent draw of this request. */
+  readonly sample: number;
+  /** Whether the reply came from the cache (replayed) rather than from the model now (live). */
+  readonly cached: boolean;
+  readonly finishReason: string | null;
+  /** The reply was cut off (`finishReason: 'length'`): a compile error is then no mystery. */
+  readonly truncated: boolean;
+  readonly usage: LlmUsage;
+  /** At current prices; null when the model has no price (never 0 for "unknown"). */
+  readonly costUsd: number | null;
+  /** Attempts beyond the first that this call needed (0 for a replay). */
+  readonly retries: number;
+  /** What the call was for (`codegen`, `judge`, ...). */
+  readonly purpose: string;
+}
+
 /** Untrusted source code (LLM output), run sandboxed. @public */
 export interface SourceCandidate extends CandidateBase {
   readonly kind: 'source';
@@ -50,6 +95,8 @@ export interface SourceCandidate extends CandidateBase {
    * @internal
    */
   readonly functions: readonly string[];
+  /** Set when the candidate was sampled from a model (`candidates.fromModel`). */
+  readonly llm?: LlmProvenance;
 }
 
 /**

@@ -25,6 +25,12 @@ export type CrosscheckErrorCode =
   | 'INVALID_REPORT'
   | 'IO_ERROR'
   | 'ISOLATION_UNAVAILABLE'
+  | 'LLM_CONFIG'
+  | 'LLM_REPLAY_MISS'
+  | 'LLM_CACHE_CORRUPT'
+  | 'LLM_QUOTA'
+  | 'LLM_REQUEST_FAILED'
+  | 'LLM_BAD_REPLY'
   | 'INTERNAL';
 
 /** The one error class crosscheck throws for misuse and environment problems. */

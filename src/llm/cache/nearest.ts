@@ -1,0 +1,100 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+
+const MAX_SCANNED = 2000;
+
+/** Leaves of a JSON value by path (`messages[1].content`). */
+const leaves = (value: unknown, path = '', out = new Map<string, unknown>()): Map<string, unknown> => {
+  if (value !== null && typeof value === 'object') {
+    if (Array.isArray(value)) {
+      if (value.length === 0) out.set(path, '[]');
+      for (const [i, v] of value.entries()) leaves(v, `${path}[${i}]`, out);
+    } else {
+      const keys = Object.keys(value);
+      if (keys.length === 0) out.set(path, '{}');
+      for (const k of keys) leaves((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k, out);
+    }
+  } else out.set(path, value);
+  return out;
+};
+
+const clip = (s: string, at: number): string => {
+  const from = Math.max(0, at - 24);
+  return `${from > 0 ? '…' : ''}${s.slice(from, at + 24)}${at + 24 < s.length ? '…' : ''}`;
+};
+
+/** One difference, readable: `messages[1].content at character 812 ("…a" vs "…b")`. */
+const describeDiff = (path: string, ours: unknown, theirs: unknown): string => {
+  if (typeof ours === 'string' && typeof theirs === 'string') {
+    let i = 0;
+    while (i < ours.length && i < theirs.length && ours[i] === theirs[i]) i++;
+    return `${path} at character ${i} (${JSON.stringify(clip(ours, i))} vs ${JSON.stringify(clip(theirs, i))})`;
+  }
+  const show = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+  return `${path} (${show(ours)} vs ${show(theirs)})`;
+};
+
+export interface Nearest {
+  readonly key: string;
+  readonly differences: readonly string[];
+  readonly scanned: number;
+}
+
+/**
+ * The recorded request of the same provider and model closest to `wanted`: fewest differing
+ * leaves, then longest common prefix of the canonical text. Prompt drift, the commonest cause of a
+ * miss, is then shown rather than guessed.
+ */
+export const findNearest = async (
+  modelRoot: string,
+  wanted: object,
+  wantedKey: string,
+): Promise<Nearest | null> => {
+  const ours = leaves(wanted);
+  let best: { key: string; score: number; diffs: string[] } | null = null;
+  let scanned = 0;
+  const shards = await fs.readdir(modelRoot).catch(() => [] as string[]);
+  outer: for (const shard of shards.sort()) {
+    const keys = await fs.readdir(join(modelRoot, shard)).catch(() => [] as string[]);
+    for (const key of keys.sort()) {
+      if (key === wantedKey) continue;
+      if (scanned >= MAX_SCANNED) break outer;
+      scanned++;
+      let theirs: Map<string, unknown>;
+      try {
+        theirs = leaves(JSON.parse(await fs.readFile(join(modelRoot, shard, key, 'request.json'), 'utf8')));
+      } catch {
+        continue;
+      }
+      const diffs: string[] = [];
+      for (const path of new Set([...ours.keys(), ...theirs.keys()])) {
+        if (ours.get(path) !== theirs.get(path))
+          diffs.push(describeDiff(path, ours.get(path), theirs.get(path)));
+      }
+      if (best === null || diffs.length < best.score) best = { key, score: diffs.length, diffs };
+    }
+  }
+  return best && { key: best.key, differences: best.diffs.slice(0, 3), scanned };
+};
+
+/** Sample indexes recorded for one request, as ranges: `0–2, 5`. */
+export const recordedSamples = async (dir: string): Promise<string> => {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const samples = names
+    .filter((n) => /^\d+\.json$/.test(n))
+    .map((n) => Number(n.slice(0, -5)))
+    .sort((a, b) => a - b);
+  if (samples.length === 0) return 'none';
+  const parts: string[] = [];
+  let from = samples[0] as number;
+  let to = from;
+  for (const s of [...samples.slice(1), Number.NaN]) {
+    if (s === to + 1) to = s;
+    else {
+      parts.push(from === to ? String(from) : `${from}–${to}`);
+      from = s;
+      to = s;
+    }
+  }
+  return `sample${samples.length === 1 ? '' : 's'} ${parts.join(', ')}`;
+};

@@ -1,0 +1,197 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { CrosscheckError } from '../../errors/index.ts';
+import { canonicalJson } from '../request.ts';
+import type { CacheMode } from '../types.ts';
+import { type CacheEntry, entryProblem } from './entry.ts';
+import { CACHE_GITIGNORE, CACHE_README, entryPath, requestDir } from './layout.ts';
+import { prepareCacheDir, publish, tryLock } from './publish.ts';
+
+const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EIO', 'EAGAIN', 'EBUSY']);
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Reads a file; null when absent; transient errors (EMFILE, EIO) are retried, never taken for corruption. */
+const readText = async (path: string): Promise<string | null> => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fs.readFile(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      if (!TRANSIENT.has(code ?? '') || attempt >= 5) throw error;
+      await sleep(10 * 2 ** attempt);
+    }
+  }
+};
+
+/** Where one entry lives. */
+export interface EntryAddress {
+  readonly provider: string;
+  readonly model: string;
+  readonly key: string;
+  readonly sample: number;
+  /** Canonical key object text, compared with the stored `request.json` on every read. */
+  readonly canonical: string;
+  /** The key object, for `request.json`. */
+  readonly keyObject: object;
+}
+
+/** One cache directory with one mode; shared by every client of a process for the same directory. */
+export class CacheStore {
+  readonly root: string;
+  readonly mode: CacheMode;
+  readonly #warn: (m: string) => void;
+  /** Request directories whose `request.json` matched this process's canonical request. */
+  readonly #verified = new Set<string>();
+
+  constructor(root: string, mode: CacheMode, warn: (m: string) => void) {
+    this.root = root;
+    this.mode = mode;
+    this.#warn = warn;
+  }
+
+  path(a: EntryAddress): string {
+    return entryPath(this.root, a.provider, a.model, a.key, a.sample);
+  }
+
+  dir(a: EntryAddress): string {
+    return requestDir(this.root, a.provider, a.model, a.key);
+  }
+
+  #corrupt(path: string, why: string): CrosscheckError {
+    return new CrosscheckError(
+      'LLM_CACHE_CORRUPT',
+      `${path}: not a valid cache entry (${why}). In replay-only the file is kept for you to inspect: ` +
+        'restore it from git (`git checkout -- <file>`), or delete it and record it again with CROSSCHECK_LLM_CACHE=read-write.',
+      { where: 'llm cache' },
+    );
+  }
+
+  /** Moves a bad file aside (read-write) or throws (replay-only). */
+  async #quarantine(path: string, why: string): Promise<void> {
+    if (this.mode === 'replay-only') throw this.#corrupt(path, why);
+    const aside = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await fs.rename(path, aside).catch(() => undefined);
+    this.#warn(
+      `crosscheck: ${path} was not a valid cache entry (${why}); moved to ${aside} and drawn again.`,
+    );
+  }
+
+  /** Checks `request.json` against the current request once per directory and process. */
+  async #verifyRequest(a: EntryAddress): Promise<boolean> {
+    const dir = this.dir(a);
+    if (this.#verified.has(dir)) return true;
+    const path = join(dir, 'request.json');
+    const text = await readText(path);
+    if (text === null) return false;
+    let stored: string;
+    try {
+      stored = canonicalJson(JSON.parse(text));
+    } catch (error) {
+      await this.#quarantine(path, `not JSON: ${(error as Error).message}`);
+      return false;
+    }
+    if (stored !== a.canonical) {
+      // A hash collision or a hand edit: never a hit.
+      await this.#quarantine(path, 'it does not match the request whose key names its directory');
+      return false;
+    }
+    this.#verified.add(dir);
+    return true;
+  }
+
+  /** The recorded entry, or null on a miss. */
+  async read(a: EntryAddress): Promise<CacheEntry | null> {
+    if (this.mode === 'off' || this.mode === 'refresh') return null;
+    const path = this.path(a);
+    const text = await readText(path);
+    if (text === null) return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      const why = /^(<<<<<<<|=======|>>>>>>>)/m.test(text)
+        ? 'it holds merge-conflict markers'
+        : `not JSON: ${(error as Error).message}`;
+      await this.#quarantine(path, why);
+      return null;
+    }
+    const problem = entryProblem(parsed, a.key, a.sample);
+    if (problem !== null) {
+      await this.#quarantine(path, problem);
+      return null;
+    }
+    if (!(await this.#verifyRequest(a))) {
+      if (this.mode === 'replay-only')
+        throw this.#corrupt(join(this.dir(a), 'request.json'), 'it is missing');
+      return null;
+    }
+    return parsed as CacheEntry;
+  }
+
+  /** Publishes an entry (and its request, the first time). False when another writer was first. */
+  async write(a: EntryAddress, entryText: string): Promise<boolean> {
+    if (this.mode === 'off' || this.mode === 'replay-only') return false;
+    await prepareCacheDir(this.root, CACHE_README, CACHE_GITIGNORE);
+    const dir = this.dir(a);
+    await fs.mkdir(dir, { recursive: true });
+    const reqPath = join(dir, 'request.json');
+    if (!this.#verified.has(dir)) {
+      const requestText = `${JSON.stringify(a.keyObject, null, 2)}\n`;
+      await publish(this.root, reqPath, requestText, this.mode === 'refresh');
+      this.#verified.add(dir);
+    }
+    return publish(this.root, this.path(a), entryText, this.mode === 'refresh');
+  }
+
+  /** The lock file of an entry. */
+  lockPath(a: EntryAddress): string {
+    return join(this.root, '.locks', `${a.key}-${a.sample}.lock`);
+  }
+
+  /**
+   * Cross-process single flight: the lock, or null after another process published the entry
+   * meanwhile (then read it). Polls 50 ms → 1 s while another live process holds the lock.
+   */
+  async acquire(
+    a: EntryAddress,
+    staleMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ release: () => Promise<void> } | { entry: CacheEntry }> {
+    if (this.mode === 'off') return { release: async () => undefined };
+    await prepareCacheDir(this.root, CACHE_README, CACHE_GITIGNORE);
+    let wait = 50;
+    for (;;) {
+      const release = await tryLock(this.lockPath(a), staleMs);
+      if (release) {
+        // The winner may have published between our read and our lock.
+        const entry = this.mode === 'refresh' ? null : await this.read(a);
+        if (entry) {
+          await release();
+          return { entry };
+        }
+        return { release };
+      }
+      if (signal?.aborted) throw signal.reason;
+      await sleep(wait);
+      wait = Math.min(1000, wait * 2);
+      if (this.mode !== 'refresh') {
+        const entry = await this.read(a);
+        if (entry) return { entry };
+      }
+    }
+  }
+}
+
+const stores = new Map<string, CacheStore>();
+
+/** One store per (directory, mode) and process, so the `verified` memo is shared. */
+export const storeFor = (root: string, mode: CacheMode, warn: (m: string) => void): CacheStore => {
+  const id = `${mode}\0${root}`;
+  let s = stores.get(id);
+  if (!s) {
+    s = new CacheStore(root, mode, warn);
+    stores.set(id, s);
+  }
+  return s;
+};

@@ -1,0 +1,33 @@
+/**
+ * The LLM layer: sample candidates from any OpenAI-compatible model (OpenAI, vLLM, Ollama,
+ * llama.cpp) through a committed record/replay cache, with sample indexes in every key, our own
+ * retry policy, a concurrency limit, and tokens and cost per call (design/llm-and-review.md, Part A).
+ * @packageDocumentation
+ */
+export { createLlm } from './client.ts';
+export { BUILTIN_PRICES, PRICES_AS_OF } from './prices.ts';
+export { codegenMessages } from './prompts.ts';
+export { canonicalJson } from './request.ts';
+export { type FromModelOptions, fromModel } from './sample-candidates.ts';
+export type {
+  CacheMode,
+  CacheModeSource,
+  ChatMessage,
+  ChatRequest,
+  Completion,
+  Llm,
+  LlmCall,
+  LlmJson,
+  LlmOptions,
+  LlmProvenance,
+  LlmUsage,
+  Price,
+  Prices,
+  PromptTemplate,
+  Purpose,
+  SampleCandidatesOptions,
+  SamplingOptions,
+  UsageLedger,
+  UsageTotals,
+} from './types.ts';
+export { costOf, usageTotals } from './usage.ts';

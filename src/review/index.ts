@@ -5,17 +5,21 @@
  */
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
+import type { Llm } from '../llm/index.ts';
 import { isTask, type Task } from '../task/index.ts';
-import { type ReviewOptions, resolveReviewOptions } from './options.ts';
+import { isLlm, reviewLlmOf } from './llm-adapter.ts';
+import { type ResolvedReviewOptions, type ReviewOptions, resolveReviewOptions } from './options.ts';
 import { type PoolMeasureOptions, type PoolReview, reviewPoolWith } from './pool.ts';
-import type { ReviewLlm } from './port.ts';
 import { reviewWith } from './review.ts';
+
+export { showInput, showOutcome, syntaxOf } from './review.ts';
+
 import type { Review } from './types.ts';
 
 export { correctStability, mcc, p4 } from '../stats/index.ts';
 export type { ReviewOptions } from './options.ts';
 export type { PoolMeasureOptions, PoolReview, ReviewedClass } from './pool.ts';
-export type { ReviewCall, ReviewLlm, ReviewMessage, ReviewPurpose, ReviewReply } from './port.ts';
+export type { ReviewCall, ReviewPurpose } from './port.ts';
 export { reviewData, reviewTokens } from './record.ts';
 export type {
   JudgeVerdict,
@@ -28,14 +32,13 @@ export type {
   Scenario,
 } from './types.ts';
 
-/** True for something review can talk to. */
-export const isReviewLlm = (x: unknown): x is ReviewLlm =>
-  typeof x === 'object' &&
-  x !== null &&
-  typeof (x as ReviewLlm).ask === 'function' &&
-  typeof (x as ReviewLlm).model === 'string';
-
 let defaults: Partial<ReviewOptions> = {};
+
+/** Resolves public options (clients from createLlm) into review's view of them. */
+const resolve = (options: Partial<ReviewOptions> | undefined): ResolvedReviewOptions => {
+  const o = resolveReviewOptions({ ...defaults, ...options } as ReviewOptions, isLlm);
+  return { ...o, llm: reviewLlmOf(o.llm), judge: reviewLlmOf(o.judge) };
+};
 
 /**
  * Defaults for every later review (e.g. `{ llm, judge }` in a test setup file). Later calls
@@ -89,7 +92,7 @@ export const review = (
 ): Promise<Review> => {
   const where = 'review(task, candidate, options)';
   checkArgs(task, candidate, where);
-  const o = resolveReviewOptions({ ...defaults, ...options } as ReviewOptions, isReviewLlm);
+  const o = resolve(options);
   return reviewWith(task, candidate, o, where);
 };
 
@@ -121,7 +124,7 @@ export const reviewPool = (
     );
   for (const c of pool) checkArgs(task, c, where);
   const { measure: measureOptions, ...rest } = options ?? {};
-  const o = resolveReviewOptions({ ...defaults, ...rest } as ReviewOptions, isReviewLlm);
+  const o = resolve(rest);
   return reviewPoolWith(task, pool, o, measureOptions ?? {}, where);
 };
 

@@ -1,10 +1,11 @@
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { ExecLimits } from '../exec/index.ts';
+import type { Llm } from '../llm/index.ts';
 import type { ReviewLlm } from './port.ts';
 
 /** Options of {@link review}. @public */
-export interface ReviewOptions<L = ReviewLlm> {
-  /** The generator: scenarios, properties, inputs and repairs. */
+export interface ReviewOptions<L = Llm> {
+  /** The generator (from `createLlm`): scenarios, properties, inputs and repairs. */
   llm: L;
   /** The judge. @defaultValue `llm` */
   judge?: L;

@@ -4,7 +4,7 @@ import { type Measurement, type MeasureOptions, measure } from '../measure/index
 import { defineTask, type Task } from '../task/index.ts';
 import { tallyCalls } from './ledger.ts';
 import type { ResolvedReviewOptions } from './options.ts';
-import { reviewTraced, showOutcome } from './review.ts';
+import { reviewTraced, showOutcome, syntaxOf } from './review.ts';
 import type { Review, ReviewLlmRecord } from './types.ts';
 
 /** One equivalence class of a pool and its review. @public */
@@ -88,7 +88,9 @@ export const reviewPoolWith = async (
           { ...o.run, signal: o.signal },
         );
         others.forEach((c, r) => {
-          const same = judged.every((j, k) => showOutcome(matrix.outcomes[r]?.[k] as Outcome) === j.output);
+          const same = judged.every(
+            (j, k) => showOutcome(matrix.outcomes[r]?.[k] as Outcome, syntaxOf(rep)) === j.output,
+          );
           (same ? inherited : unverified).push(c.label);
         });
       }

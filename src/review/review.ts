@@ -3,7 +3,7 @@ import { CrosscheckError } from '../errors/index.ts';
 import { describeOutcome, type Outcome, run } from '../exec/index.ts';
 import type { Args } from '../inputs/index.ts';
 import { defineTask, type Task } from '../task/index.ts';
-import { encode, formatTagged } from '../values/index.ts';
+import { encode } from '../values/index.ts';
 import { coverageTwin, twinLines } from './coverage.ts';
 import { tallyCalls } from './ledger.ts';
 import type { ResolvedReviewOptions } from './options.ts';
@@ -26,6 +26,7 @@ import {
   type SpecView,
   scenariosPrompt,
 } from './prompts.ts';
+import { literal } from './render.ts';
 import type {
   JudgeVerdict,
   Review,
@@ -61,7 +62,8 @@ class Conversation {
   }
 }
 
-const syntaxOf = (c: Candidate): 'python' | 'json' =>
+/** The literal syntax of a candidate's inputs and outputs. */
+export const syntaxOf = (c: Candidate): 'python' | 'json' =>
   c.kind !== 'function' && c.language === 'python' ? 'python' : 'json';
 
 /** The task as review sees it: what every prompt says, checked once. */
@@ -89,19 +91,24 @@ export const specOf = (task: Task, candidate: Candidate, where: string): SpecVie
   };
 };
 
-/** An input in the task language's literal syntax, as the judge and the report show it. */
+/**
+ * An input as the judge and the report show it: a Python tuple literal for Python candidates, a
+ * JSON array otherwise.
+ * @public
+ */
 export const showInput = (args: Args, syntax: 'python' | 'json'): string => {
   const tagged = encode(args);
-  return syntax === 'python'
-    ? formatTagged({ $tuple: tagged }, Number.MAX_SAFE_INTEGER)
-    : formatTagged(tagged, Number.MAX_SAFE_INTEGER);
+  return syntax === 'python' ? literal({ $tuple: tagged }, 'python') : literal(tagged, 'json');
 };
 
-/** An outcome as the judge sees it. */
-export const showOutcome = (o: Outcome): string => {
+/**
+ * An outcome as the judge sees it: `returned: <value>` or `raised <Name>: <message>`.
+ * @public
+ */
+export const showOutcome = (o: Outcome, syntax: 'python' | 'json'): string => {
   switch (o.kind) {
     case 'value':
-      return `returned: ${formatTagged(o.tagged, Number.MAX_SAFE_INTEGER)}`;
+      return `returned: ${literal(o.tagged, syntax)}`;
     case 'invalid':
     case 'error':
       return `raised ${o.name}: ${o.message}`;
@@ -244,7 +251,7 @@ const judgeOne = async (
   spec: SpecView,
   k: Kept,
 ): Promise<{ verdict: JudgeVerdict; reason: string }> => {
-  const messages = judgePrompt(spec, k.input, showOutcome(k.outcome));
+  const messages = judgePrompt(spec, k.input, showOutcome(k.outcome, spec.syntax));
   const first = await chat.ask('judge', 'judge', messages);
   const parsed = parseVerdict(first);
   if (parsed) return parsed;
@@ -334,14 +341,17 @@ const reviewInner = async (
           const r = results.get(kept);
           return {
             input: kept.input,
-            output: showOutcome(kept.outcome),
+            output: showOutcome(kept.outcome, spec.syntax),
             verdict: r?.verdict ?? 'UNPARSEABLE',
             reason: r?.reason ?? '(not judged: the review ended first)',
             lines: kept.lines ? kept.lines.length : null,
           };
         }),
     }));
-    sink.judged = judged.map(({ kept }) => ({ args: kept.args, output: showOutcome(kept.outcome) }));
+    sink.judged = judged.map(({ kept }) => ({
+      args: kept.args,
+      output: showOutcome(kept.outcome, spec.syntax),
+    }));
     const all = byScenario.flatMap((s) => s.inputs);
     const counts = {
       correct: all.filter((x) => x.verdict === 'CORRECT').length,

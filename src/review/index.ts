@@ -5,7 +5,6 @@
  */
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
-import type { Llm } from '../llm/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { isLlm, reviewLlmOf } from './llm-adapter.ts';
 import { type ResolvedReviewOptions, type ReviewOptions, resolveReviewOptions } from './options.ts';
@@ -85,7 +84,7 @@ const checkArgs = (task: unknown, candidate: unknown, where: string): void => {
  * input; `inconclusive` when no verdict could be read or the call budget ran out.
  * @public
  */
-export const review = (
+export const review = async (
   task: Task,
   candidate: Candidate,
   options?: Partial<ReviewOptions>,
@@ -108,7 +107,7 @@ export interface ReviewPoolOptions extends Partial<ReviewOptions> {
  * identical. Reports which classes the judge accepts.
  * @public
  */
-export const reviewPool = (
+export const reviewPool = async (
   task: Task,
   pool: readonly Candidate[],
   options?: ReviewPoolOptions,

@@ -41,8 +41,11 @@ class CallBudgetSpent extends Error {}
 
 /** The model side of one review: counts calls against the cap and keeps them for the record. */
 class Conversation {
-  readonly calls: ReviewCall[] = [];
+  #slots: (ReviewCall | undefined)[] = [];
   #issued = 0;
+  get calls(): ReviewCall[] {
+    return this.#slots.filter((c): c is ReviewCall => c !== undefined);
+  }
   constructor(private readonly o: ResolvedReviewOptions) {}
 
   async ask(
@@ -51,13 +54,14 @@ class Conversation {
     messages: readonly ReviewMessage[],
   ): Promise<string> {
     if (this.#issued >= this.o.maxCalls) throw new CallBudgetSpent();
-    this.#issued++;
+    // Calls are listed in the order they were issued, not answered, so records are deterministic.
+    const slot = this.#issued++;
     const reply = await this.o[who].ask(purpose, messages, {
       sample: this.o.seed,
       temperature: this.o.temperature,
       signal: this.o.signal,
     });
-    this.calls.push(reply.call);
+    this.#slots[slot] = reply.call;
     return reply.text;
   }
 }
@@ -344,7 +348,7 @@ const reviewInner = async (
             output: showOutcome(kept.outcome, spec.syntax),
             verdict: r?.verdict ?? 'UNPARSEABLE',
             reason: r?.reason ?? '(not judged: the review ended first)',
-            lines: kept.lines ? kept.lines.length : null,
+            lines: kept.lines ? [...kept.lines] : null,
           };
         }),
     }));

@@ -28,8 +28,8 @@ export interface ReviewedInput {
   readonly verdict: JudgeVerdict;
   /** The judge's reasoning (for UNPARSEABLE: its whole last answer). */
   readonly reason: string;
-  /** How many distinct candidate lines the call executed; `null` without line coverage. */
-  readonly lines: number | null;
+  /** The candidate's lines the call executed (its coverage class); `null` without line coverage. */
+  readonly lines: readonly number[] | null;
 }
 
 /** A scenario with what happened to it. @public */

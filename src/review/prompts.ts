@@ -40,7 +40,7 @@ export const scenariosPrompt = (spec: SpecView, count: number): ReviewMessage[] 
       'Use category partitioning:',
       '1. List the characteristics of the parameters that the specification makes relevant (categories).',
       '2. Split each into choices: typical values, boundaries, and the special and error cases it mentions.',
-      `3. Combine choices into exactly ${count} scenarios, each a distinct specified behavior, preferring boundaries and special cases.`,
+      `3. Combine choices into exactly ${count} scenario${count === 1 ? '' : 's'}, each a distinct specified behavior, preferring boundaries and special cases.`,
       '',
       'Reply with one ```json block holding',
       '{"scenarios": [{"title": "...", "category": "...", "choice": "...", "preconditions": "...", "behavior": "..."}]}',

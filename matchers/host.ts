@@ -35,5 +35,6 @@ export const withRecords = (sink: RecordSink): Record<keyof typeof matchers, Hos
     toHaveIncoherenceBelow: wrap(matchers.toHaveIncoherenceBelow),
     toAgreeWithReference: wrap(matchers.toAgreeWithReference),
     toRankLike: wrap(matchers.toRankLike),
+    toPassGroundedReview: wrap(matchers.toPassGroundedReview),
   };
 };

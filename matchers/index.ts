@@ -7,6 +7,7 @@
 import { toAgreeWithReference } from './to-agree-with-reference.ts';
 import { toBeCoherentAcross } from './to-be-coherent-across.ts';
 import { toHaveIncoherenceBelow } from './to-have-incoherence-below.ts';
+import { toPassGroundedReview } from './to-pass-grounded-review.ts';
 import { toRankLike } from './to-rank-like.ts';
 
 export type { CrosscheckMatcherResult, MatcherContext } from './context.ts';
@@ -14,11 +15,12 @@ export type {
   AgreeWithReferenceOptions,
   CoherentAcrossOptions,
   CrosscheckMatchers,
+  GroundedReviewOptions,
   IncoherenceBelowOptions,
   RankLikeOptions,
   Scores,
 } from './types.ts';
-export { toAgreeWithReference, toBeCoherentAcross, toHaveIncoherenceBelow, toRankLike };
+export { toAgreeWithReference, toBeCoherentAcross, toHaveIncoherenceBelow, toPassGroundedReview, toRankLike };
 
 /** Every matcher, by name. @public */
 export const matchers = {
@@ -26,4 +28,5 @@ export const matchers = {
   toHaveIncoherenceBelow,
   toAgreeWithReference,
   toRankLike,
+  toPassGroundedReview,
 } as const;

@@ -28,6 +28,6 @@ export {
 } from './options.ts';
 export { comparePaper, type PaperComparison } from './paper.ts';
 export { progressLine, progressReporter } from './progress.ts';
+export { literalCallArgs } from './python-literal.ts';
 export { type BenchHooks, type BenchProgress, type BenchResult, runBench } from './runner.ts';
 export { renderBenchTable, summaryLine } from './table.ts';
-export { literalCallArgs } from './python-literal.ts';

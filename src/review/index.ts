@@ -15,7 +15,6 @@ export { showInput, showOutcome, syntaxOf } from './review.ts';
 
 import type { Review } from './types.ts';
 
-export { correctStability, mcc, p4 } from '../stats/index.ts';
 export type { ReviewOptions } from './options.ts';
 export type { PoolMeasureOptions, PoolReview, ReviewedClass } from './pool.ts';
 export type { ReviewCall, ReviewPurpose } from './port.ts';

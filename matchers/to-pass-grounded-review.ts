@@ -40,7 +40,7 @@ const quote = (text: string, max = 400): string => {
 const triples = (r: Review): string[] =>
   r.scenarios.flatMap((s) =>
     s.inputs
-      .filter((i) => i.verdict !== 'CORRECT')
+      .filter((i) => i.verdict === 'INCORRECT' || i.verdict === 'UNPARSEABLE')
       .map((i) =>
         [
           `${s.id} ${JSON.stringify(s.title)} (choice: ${s.choice || '—'}; preconditions: ${s.preconditions || '—'})`,

@@ -6,10 +6,19 @@
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
+import { type ReviewBenchOptions, type ReviewBenchResult, runReviewBench } from './bench.ts';
 import { isLlm, reviewLlmOf } from './llm-adapter.ts';
 import { type ResolvedReviewOptions, type ReviewOptions, resolveReviewOptions } from './options.ts';
 import { type PoolMeasureOptions, type PoolReview, reviewPoolWith } from './pool.ts';
 import { reviewWith } from './review.ts';
+
+export {
+  type ReviewBenchFigures,
+  type ReviewBenchItem,
+  type ReviewBenchOptions,
+  type ReviewBenchResult,
+  renderReviewBench,
+} from './bench.ts';
 
 export { showInput, showOutcome, syntaxOf } from './review.ts';
 
@@ -160,3 +169,12 @@ export const reviewStability = async (
     stable: verdicts.every((v) => v === verdicts[0]),
   };
 };
+
+/**
+ * `crosscheck bench review` as a function: reviews a dataset's candidates against their
+ * references and reports MCC, P4, confusion matrices, correct stability and tokens per task.
+ * @public
+ */
+export const benchReview = async (
+  options: ReviewBenchOptions & { review: Partial<ReviewOptions> },
+): Promise<ReviewBenchResult> => runReviewBench(options, resolve(options.review));

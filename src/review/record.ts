@@ -43,7 +43,7 @@ export const reviewData = (
         reason: x.reason,
       })),
     )
-    .sort((a, b) => Number(a.verdict === 'CORRECT') - Number(b.verdict === 'CORRECT'))
+    .sort((a, b) => Number(a.verdict !== 'INCORRECT') - Number(b.verdict !== 'INCORRECT'))
     .slice(0, MAX_INPUTS),
   generatorModel: r.llm.generatorModel,
   judgeModel: r.llm.judgeModel,

@@ -346,8 +346,8 @@ const reviewInner = async (
           return {
             input: kept.input,
             output: showOutcome(kept.outcome, spec.syntax),
-            verdict: r?.verdict ?? 'UNPARSEABLE',
-            reason: r?.reason ?? '(not judged: the review ended first)',
+            verdict: r?.verdict ?? 'NOT_JUDGED',
+            reason: r?.reason ?? '',
             lines: kept.lines ? [...kept.lines] : null,
           };
         }),

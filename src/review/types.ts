@@ -16,8 +16,12 @@ export interface Scenario {
   readonly behavior: string;
 }
 
-/** A judge's answer on one triple. @public */
-export type JudgeVerdict = 'CORRECT' | 'INCORRECT' | 'UNPARSEABLE';
+/**
+ * A judge's answer on one triple; `NOT_JUDGED` when the review ended (early stop, call budget)
+ * before the judge was asked.
+ * @public
+ */
+export type JudgeVerdict = 'CORRECT' | 'INCORRECT' | 'UNPARSEABLE' | 'NOT_JUDGED';
 
 /** One judged (scenario, input, output) triple. @public */
 export interface ReviewedInput {

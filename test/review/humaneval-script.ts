@@ -38,7 +38,7 @@ export const taskTruths = async (taskIds: readonly string[]): Promise<Map<string
     const m = await run(task, [reference!], args);
     const inputs = args.map((a) => showInput(a, 'python'));
     const expected = new Map<string, string>();
-    inputs.forEach((text, j) => expected.set(text, showOutcome(m.outcomes[0]![j]!, 'python')));
+    for (const [j, text] of inputs.entries()) expected.set(text, showOutcome(m.outcomes[0]![j]!, 'python'));
     out.set(t.entryPoint, { entry: t.entryPoint, inputs, expected });
   }
   return out;

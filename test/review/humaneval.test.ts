@@ -8,6 +8,7 @@ import { closeSandboxPools } from '../../src/exec/index.ts';
 import { startScriptedLlmServer } from '../../src/llm/testing/index.ts';
 import { benchReview, type ReviewBenchResult, review } from '../../src/review/index.ts';
 import { defineTask } from '../../src/task/index.ts';
+import { crosscheck } from '../reporter/helpers.ts';
 import { client, tempCache } from './helpers.ts';
 import {
   alwaysCorrectJudge,
@@ -181,5 +182,44 @@ run('grounded review on HumanEval fixtures', () => {
     expect(Math.abs(pooledMcc)).toBeLessThan(0.5);
     // Reruns draw distinct sample indices, so a random judge's verdicts change between them.
     expect(r.items.some((i) => new Set(i.runs.map((x) => x.score)).size > 1)).toBe(true);
+  });
+
+  it('should print the figures from the command line: crosscheck bench review', async () => {
+    const { humanevalRules } = await import('./humaneval-script.ts');
+    const server = await startScriptedLlmServer({ rules: humanevalRules(truths, oracleJudge) });
+    const cache = tempCache();
+    try {
+      const out = join(cache.dir, 'bench-review.json');
+      const result = await crosscheck(
+        [
+          'bench',
+          'review',
+          '--data',
+          dir,
+          '--models',
+          FIXTURE_MODEL,
+          '--runs',
+          '1',
+          '--model',
+          'gen-test',
+          '--base-url',
+          server.url,
+          '--out',
+          out,
+        ],
+        { CROSSCHECK_LLM_CACHE: 'read-write', CROSSCHECK_LLM_CACHE_DIR: join(cache.dir, 'llm-cache') },
+      );
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toContain('grounded review (TRAILS) on 8 programs, 1 reruns');
+      expect(result.stdout).toMatch(/MCC 1\.000 \/ P4 1\.000 \/ \d+\.\dk tokens per task/);
+      expect(result.stdout).toContain('rerun 0: TP 4 FP 0 TN 4 FN 0; MCC 1.000, P4 1.000');
+      expect(result.stdout).toMatch(/cost unpriced/);
+      const bad = await crosscheck(['bench', 'review', '--models', FIXTURE_MODEL]);
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toContain('--data and --models are required');
+    } finally {
+      await server.close();
+      cache.cleanup();
+    }
   });
 });

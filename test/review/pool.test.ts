@@ -9,10 +9,14 @@ import { block, CORRECT, client, generatorRules, INCORRECT, tempCache } from './
 const median = defineTask({
   name: 'median',
   signature: '(xs: number[]) => number',
-  description: 'Return the median of a non-empty list of numbers (the mean of the two middle values for even lengths).',
-  inputs: gen.fromArbitrary(fc.tuple(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 6 })), {
-    description: 'non-empty lists of -50..50',
-  }),
+  description:
+    'Return the median of a non-empty list of numbers (the mean of the two middle values for even lengths).',
+  inputs: gen.fromArbitrary(
+    fc.tuple(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 6 })),
+    {
+      description: 'non-empty lists of -50..50',
+    },
+  ),
 });
 
 const trueMedian = (xs: number[]): number => {
@@ -58,7 +62,10 @@ describe('reviewPool: composition with incoherence', () => {
       ),
     });
     // Act
-    const r = await reviewPool(median, pool, { llm: client(server.url, cache.dir), measure: { n: 100, seed: 3 } });
+    const r = await reviewPool(median, pool, {
+      llm: client(server.url, cache.dir),
+      measure: { n: 100, seed: 3 },
+    });
     // Assert
     expect(r.classes.map((c) => [c.labels, c.review.verdict, c.inherited, c.unverified])).toEqual([
       [['pool#0', 'pool#1'], 'accept', ['pool#1'], []],

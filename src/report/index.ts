@@ -69,6 +69,7 @@ export {
   type ModelRow,
   type PacVerdict,
   type ReferenceFigures,
+  type ReviewSummary,
   type SuiteFigures,
   type Summary,
   sortRecords,

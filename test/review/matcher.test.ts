@@ -4,7 +4,7 @@ import { toPassGroundedReview } from '../../matchers/index.ts';
 import { closeSandboxPools } from '../../src/exec/index.ts';
 import { candidates, defineTask } from '../../src/index.ts';
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
-import { parseRecord, serializeRecord } from '../../src/report/index.ts';
+import { parseRecord, serializeRecord, summarize } from '../../src/report/index.ts';
 import { context } from '../matchers/context.ts';
 import { block, CORRECT, client, generatorRules, INCORRECT, tempCache } from './helpers.ts';
 
@@ -135,6 +135,18 @@ describe('toPassGroundedReview', () => {
       (record.data.usage.live.prompt + 2 * record.data.usage.live.completion) / 1e6,
       12,
     );
+    // ...and the suite summary: tokens, calls and spend over every review record.
+    const summary = summarize([record, record]);
+    expect(summary.reviews).toMatchObject({
+      checks: 2,
+      accepted: 0,
+      rejected: 2,
+      liveCalls: 2 * calls,
+      prompt: 2 * record.data.usage.live.prompt,
+      completion: 2 * record.data.usage.live.completion,
+      replayedCostUsd: null,
+    });
+    expect(summary.reviews?.liveCostUsd).toBeCloseTo(2 * (record.tokens?.costUsd as number), 12);
   });
 
   it('should throw for misuse: no task, no description, no llm, a threshold outside [0, 1]', async () => {

@@ -37,5 +37,6 @@ export const withRecords = (sink: RecordSink): Record<keyof typeof matchers, Hos
     toRankLike: wrap(matchers.toRankLike),
     toBeTriangulatedBy: wrap(matchers.toBeTriangulatedBy),
     toHavePlausibilityWitness: wrap(matchers.toHavePlausibilityWitness),
+    toPassGroundedReview: wrap(matchers.toPassGroundedReview),
   };
 };

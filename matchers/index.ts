@@ -9,6 +9,7 @@ import { toBeCoherentAcross } from './to-be-coherent-across.ts';
 import { toBeTriangulatedBy } from './to-be-triangulated-by.ts';
 import { toHaveIncoherenceBelow } from './to-have-incoherence-below.ts';
 import { toHavePlausibilityWitness } from './to-have-plausibility-witness.ts';
+import { toPassGroundedReview } from './to-pass-grounded-review.ts';
 import { toRankLike } from './to-rank-like.ts';
 
 export type { CrosscheckMatcherResult, MatcherContext } from './context.ts';
@@ -16,6 +17,7 @@ export type {
   AgreeWithReferenceOptions,
   CoherentAcrossOptions,
   CrosscheckMatchers,
+  GroundedReviewOptions,
   IncoherenceBelowOptions,
   PlausibilityWitnessOptions,
   RankLikeOptions,
@@ -28,6 +30,7 @@ export {
   toBeTriangulatedBy,
   toHaveIncoherenceBelow,
   toHavePlausibilityWitness,
+  toPassGroundedReview,
   toRankLike,
 };
 
@@ -39,4 +42,5 @@ export const matchers = {
   toRankLike,
   toBeTriangulatedBy,
   toHavePlausibilityWitness,
+  toPassGroundedReview,
 } as const;

@@ -1,6 +1,7 @@
 import type { Candidate } from '../src/candidates/index.ts';
 import type { Args } from '../src/contract/index.ts';
 import type { DetectOptions, MeasureOptions } from '../src/measure/index.ts';
+import type { ReviewOptions } from '../src/review/index.ts';
 import type { Task } from '../src/task/index.ts';
 import type { TriangulateOptions } from '../src/triangulate/index.ts';
 
@@ -53,6 +54,13 @@ export interface AgreeWithReferenceOptions<A extends Args = Args>
    */
   maxError?: number;
 }
+
+/**
+ * Options of `toPassGroundedReview`: those of `review()`, all optional (`llm` may come from
+ * `configureReview`).
+ * @public
+ */
+export type GroundedReviewOptions = Partial<ReviewOptions>;
 
 /** Options of `toRankLike`. @public */
 export interface RankLikeOptions {
@@ -155,4 +163,16 @@ export interface CrosscheckMatchers<R = unknown> {
    * ```
    */
   toHavePlausibilityWitness(task: Task, options: PlausibilityWitnessOptions): Promise<R>;
+   * Grounded review (TRAILS): an LLM judge that never sees the code finds at least a `threshold`
+   * share (default 0.8) of the candidate's outputs conforming to the task's description, on inputs
+   * generated per scenario of the specification. A judged review, not a proof. With an array,
+   * every candidate must pass (one review per equivalence class). A failure lists every rejected
+   * triple (scenario, input, output, the judge's reason) and the seed.
+   *
+   * @example
+   * ```ts
+   * await expect(candidate).toPassGroundedReview(task, { llm: createLlm(), threshold: 0.8 });
+   * ```
+   */
+  toPassGroundedReview(task: Task, options?: GroundedReviewOptions): Promise<R>;
 }

@@ -125,6 +125,27 @@ export {
   type WitnessOutput,
   type WitnessReason,
 } from './measure/index.ts';
+export {
+  configureReview,
+  type JudgeVerdict,
+  type PoolMeasureOptions,
+  type PoolReview,
+  type Review,
+  type ReviewCall,
+  type ReviewedClass,
+  type ReviewedInput,
+  type ReviewedScenario,
+  type ReviewLlmRecord,
+  type ReviewOptions,
+  type ReviewPoolOptions,
+  type ReviewPurpose,
+  type ReviewReason,
+  type ReviewUsageTotals,
+  review,
+  reviewPool,
+  reviewStability,
+  type Scenario,
+} from './review/index.ts';
 export type { Interval } from './stats/index.ts';
 export * as stats from './stats/index.ts';
 export { defineTask, isTask, type Task, type TaskSpec } from './task/index.ts';

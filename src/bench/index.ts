@@ -30,6 +30,7 @@ export {
 } from './options.ts';
 export { comparePaper, type PaperComparison } from './paper.ts';
 export { progressLine, progressReporter } from './progress.ts';
+export { literalCallArgs } from './python-literal.ts';
 export { type BenchHooks, type BenchProgress, type BenchResult, runBench } from './runner.ts';
 export {
   type BenchIdentity,

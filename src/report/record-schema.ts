@@ -127,7 +127,26 @@ const DATA: Readonly<Record<string, Check>> = {
     ),
   }),
   triangulation: recordOf(any),
-  review: recordOf(any),
+  review: (v, p) => {
+    const usage = obj({
+      calls: count,
+      prompt: num,
+      completion: num,
+      costUsd: nullable(num),
+      unpricedCalls: count,
+    });
+    return obj({
+      method: str,
+      threshold: num,
+      score: nullable(num),
+      verdict: oneOf('accept', 'reject', 'inconclusive'),
+      reason: str,
+      counts: obj({ correct: count, incorrect: count, unparseable: count }),
+      scenarios: arrayOf(obj({ id: str, title: str, status: str, steps: count, kept: count })),
+      inputs: arrayOf(obj({ scenario: str, input: str, output: str, verdict: str, reason: str })),
+      usage: obj({ live: usage, replayed: usage }),
+    })(v, p);
+  },
 };
 
 const common = obj({

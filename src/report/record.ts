@@ -167,6 +167,59 @@ export interface PropertyData {
 }
 
 /** Payload of each record kind. Triangulation and review are owned by their modules. @public */
+/** Token and cost totals of a set of model calls. @public */
+export interface ReviewUsageRecord {
+  readonly calls: number;
+  readonly prompt: number;
+  readonly completion: number;
+  /** Sum over priced calls; null when none was priced. */
+  readonly costUsd: number | null;
+  readonly unpricedCalls: number;
+}
+
+/** Payload of a `review` record (grounded review, `toPassGroundedReview`). @public */
+export interface ReviewData {
+  readonly method: 'trails';
+  /** Departures from the paper's procedure that were on (e.g. `judgeRejections`). */
+  readonly extensions: readonly string[];
+  readonly threshold: number;
+  /** Share of CORRECT among parseable verdicts; null when none. */
+  readonly score: number | null;
+  readonly verdict: 'accept' | 'reject' | 'inconclusive';
+  readonly reason: string;
+  readonly counts: { readonly correct: number; readonly incorrect: number; readonly unparseable: number };
+  readonly scenarios: ReadonlyArray<{
+    readonly id: string;
+    readonly title: string;
+    readonly status: string;
+    readonly steps: number;
+    readonly kept: number;
+  }>;
+  /** Judged triples (scenario id, input, output, verdict, the judge's reason); at most 60. */
+  readonly inputs: ReadonlyArray<{
+    readonly scenario: string;
+    readonly input: string;
+    readonly output: string;
+    readonly verdict: string;
+    readonly reason: string;
+  }>;
+  readonly generatorModel: string;
+  readonly judgeModel: string;
+  readonly dedup: 'lines' | 'input-key';
+  /** Truth against the reference, when the check knew it. */
+  readonly truth: 'correct' | 'incorrect' | null;
+  /** Model calls live and replayed from the cache (a replayed call is worth its cost, not spent). */
+  readonly usage: { readonly live: ReviewUsageRecord; readonly replayed: ReviewUsageRecord };
+  /** Per equivalence class of a pool review; null for one candidate. */
+  readonly classes: ReadonlyArray<{
+    readonly labels: readonly string[];
+    readonly share: number;
+    readonly verdict: string;
+    readonly score: number | null;
+  }> | null;
+}
+
+/** Payload of each record kind. Triangulation is owned by its module. @public */
 export interface RecordData {
   coherence: CoherenceData;
   error: ErrorData;
@@ -174,7 +227,7 @@ export interface RecordData {
   ranking: RankingData;
   property: PropertyData;
   triangulation: { readonly [key: string]: JsonValue };
-  review: { readonly [key: string]: JsonValue };
+  review: ReviewData;
 }
 
 /** @public */
@@ -368,6 +421,16 @@ export const coherenceRecord = (
     disagreements: m.disagreements,
     unknownCells: m.unknown.cells,
   });
+
+/** Record of a grounded review. @public */
+export const reviewRecord = (
+  ctx: RecordContext,
+  fields: Pick<
+    RecordBase<'review'>,
+    'task' | 'seed' | 'm' | 'n' | 'classes' | 'timings' | 'isolation' | 'inconclusive' | 'tokens'
+  >,
+  data: ReviewData,
+): RecordBase<'review'> => base('review', ctx, fields, data);
 
 /** Record of error against the reference. @public */
 export const errorRecord = (m: Measurement, maxError: number, ctx: RecordContext): RecordBase<'error'> =>

@@ -211,7 +211,49 @@ export interface Summary {
   readonly ranking: ModelRanking;
   /** Tokens and cost per model and for the suite, each call once; null when no check used a model. */
   readonly llm?: LlmSummary | null;
+  /** Grounded reviews of the suite; absent when there was none. */
+  readonly reviews?: ReviewSummary;
 }
+
+/** Totals over the suite's grounded reviews. @public */
+export interface ReviewSummary {
+  readonly checks: number;
+  readonly accepted: number;
+  readonly rejected: number;
+  readonly inconclusive: number;
+  /** Mean score over reviews that have one. */
+  readonly meanScore: number | null;
+  /** Tokens of the calls behind the reviews (live and replayed). */
+  readonly prompt: number;
+  readonly completion: number;
+  readonly liveCalls: number;
+  readonly replayedCalls: number;
+  /** Live spend; null when no live call was priced. */
+  readonly liveCostUsd: number | null;
+  /** What the replayed calls are worth at current prices (not spent today); null when none was priced. */
+  readonly replayedCostUsd: number | null;
+}
+
+const addCost = (a: number | null, b: number | null): number | null =>
+  a === null && b === null ? null : (a ?? 0) + (b ?? 0);
+
+const reviewSummary = (records: readonly CrosscheckRecord[]): ReviewSummary | null => {
+  const reviews = records.flatMap((r) => (r.kind === 'review' ? [r.data] : []));
+  if (reviews.length === 0) return null;
+  return {
+    checks: reviews.length,
+    accepted: reviews.filter((d) => d.verdict === 'accept').length,
+    rejected: reviews.filter((d) => d.verdict === 'reject').length,
+    inconclusive: reviews.filter((d) => d.verdict === 'inconclusive').length,
+    meanScore: mean(reviews.flatMap((d) => (d.score === null ? [] : [d.score]))),
+    prompt: reviews.reduce((a, d) => a + d.usage.live.prompt + d.usage.replayed.prompt, 0),
+    completion: reviews.reduce((a, d) => a + d.usage.live.completion + d.usage.replayed.completion, 0),
+    liveCalls: reviews.reduce((a, d) => a + d.usage.live.calls, 0),
+    replayedCalls: reviews.reduce((a, d) => a + d.usage.replayed.calls, 0),
+    liveCostUsd: reviews.reduce<number | null>((a, d) => addCost(a, d.usage.live.costUsd), null),
+    replayedCostUsd: reviews.reduce<number | null>((a, d) => addCost(a, d.usage.replayed.costUsd), null),
+  };
+};
 
 const mean = (xs: readonly number[]): number | null =>
   xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -522,5 +564,12 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
     points,
     ranking: modelRanking(points),
     llm: llmSummary(records),
+    // Only suites with reviews carry the field, so other reports keep their exact shape.
+    ...reviewsField(records),
   };
+};
+
+const reviewsField = (records: readonly CrosscheckRecord[]): { reviews?: ReviewSummary } => {
+  const reviews = reviewSummary(records);
+  return reviews ? { reviews } : {};
 };

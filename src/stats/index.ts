@@ -15,6 +15,14 @@ export {
 } from './abstention.ts';
 export { adaptiveInterval } from './bernstein.ts';
 export { wilsonInterval } from './binomial.ts';
+export {
+  type Confusion,
+  confusion,
+  correctStability,
+  type LabelStability,
+  mcc,
+  p4,
+} from './classification.ts';
 export { entropy } from './entropy.ts';
 export {
   bracketedInterval,

@@ -1,0 +1,117 @@
+import type { Candidate } from '../candidates/index.ts';
+import { type Outcome, run } from '../exec/index.ts';
+import { type Measurement, type MeasureOptions, measure } from '../measure/index.ts';
+import { defineTask, type Task } from '../task/index.ts';
+import { tallyCalls } from './ledger.ts';
+import type { ResolvedReviewOptions } from './options.ts';
+import { reviewTraced, showOutcome, syntaxOf } from './review.ts';
+import type { Review, ReviewLlmRecord } from './types.ts';
+
+/** One equivalence class of a pool and its review. @public */
+export interface ReviewedClass {
+  /** Indexes into the pool, in pool order; the first is the representative. */
+  readonly members: readonly number[];
+  readonly labels: readonly string[];
+  /** members / pool size. */
+  readonly share: number;
+  /** The representative's review. */
+  readonly review: Review;
+  /** Members that gave the representative's exact output on every judged input: they inherit its verdict. */
+  readonly inherited: readonly string[];
+  /**
+   * Members whose verdict is not known: their output differed from the representative's on a
+   * judged input, or nothing was judged to compare on.
+   */
+  readonly unverified: readonly string[];
+}
+
+/** The result of {@link reviewPool}. @public */
+export interface PoolReview {
+  readonly classes: readonly ReviewedClass[];
+  /** Labels of the candidates accepted: representatives of accepted classes and the members inheriting. */
+  readonly accepted: readonly string[];
+  /** The incoherence measurement that formed the classes. */
+  readonly measurement: Measurement;
+  /** Every model call of every class review. */
+  readonly llm: ReviewLlmRecord;
+}
+
+/** Measure options a pool review passes on to form the classes. @public */
+export type PoolMeasureOptions = Pick<MeasureOptions, 'n' | 'seed' | 'inputs' | 'equality'>;
+
+/**
+ * Composition with incoherence: `measure()` groups the pool into equivalence classes on the
+ * task's inputs; the first member of each class (pool order) gets a full grounded review; the
+ * other members run on the inputs it was judged on and inherit its verdict only where every
+ * output is identical (identical triples get identical judgments). A member that differs there is
+ * reported as unverified, never silently accepted. Scenario and property requests are identical for
+ * every representative, so a cache serves them once.
+ * @internal — the public entry is `reviewPool` in index.ts.
+ */
+export const reviewPoolWith = async (
+  task: Task,
+  pool: readonly Candidate[],
+  o: ResolvedReviewOptions,
+  measureOptions: PoolMeasureOptions,
+  where: string,
+): Promise<PoolReview> => {
+  const measurement = await measure(task, pool, {
+    ...measureOptions,
+    run: o.run,
+    signal: o.signal,
+  } as MeasureOptions);
+  const bare = defineTask({
+    name: task.name,
+    entry: task.entry,
+    signature: task.signature,
+    description: task.description,
+    equality: task.equality,
+    invalidInput: task.invalidInput,
+    timeoutMs: task.timeoutMs,
+  });
+  const classes: ReviewedClass[] = [];
+  for (const cls of measurement.classes) {
+    const rep = pool[cls.members[0] as number] as Candidate;
+    const { review, judged } = await reviewTraced(task, rep, o, where);
+    const others = cls.members.slice(1).map((i) => pool[i] as Candidate);
+    const inherited: string[] = [];
+    const unverified: string[] = [];
+    if (others.length > 0) {
+      if (judged.length === 0) {
+        // Nothing was judged (early stop, no scenarios): there is no triple to inherit.
+        unverified.push(...others.map((c) => c.label));
+      } else {
+        const matrix = await run(
+          bare,
+          others,
+          judged.map((j) => j.args),
+          { ...o.run, signal: o.signal },
+        );
+        others.forEach((c, r) => {
+          const same = judged.every(
+            (j, k) => showOutcome(matrix.outcomes[r]?.[k] as Outcome, syntaxOf(rep)) === j.output,
+          );
+          (same ? inherited : unverified).push(c.label);
+        });
+      }
+    }
+    classes.push({
+      members: cls.members,
+      labels: cls.labels,
+      share: cls.share,
+      review,
+      inherited,
+      unverified,
+    });
+  }
+  const calls = classes.flatMap((c) => c.review.llm.calls);
+  const first = classes[0]?.review.llm;
+  return {
+    classes,
+    accepted: classes.flatMap((c) => (c.review.verdict === 'accept' ? [rep(c), ...c.inherited] : [])),
+    measurement,
+    llm: tallyCalls(calls, first?.generatorModel ?? o.llm.model, first?.judgeModel ?? o.judge.model),
+  };
+};
+
+const rep = (c: ReviewedClass): string => c.labels[0] as string;

@@ -163,6 +163,7 @@ export interface CrosscheckMatchers<R = unknown> {
    * ```
    */
   toHavePlausibilityWitness(task: Task, options: PlausibilityWitnessOptions): Promise<R>;
+  /**
    * Grounded review (TRAILS): an LLM judge that never sees the code finds at least a `threshold`
    * share (default 0.8) of the candidate's outputs conforming to the task's description, on inputs
    * generated per scenario of the specification. A judged review, not a proof. With an array,

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CrosscheckError } from '../errors/index.ts';
-import { closeSandboxPools } from '../exec/index.ts';
-import { closePythonWorkers } from '../exec/python/index.ts';
+import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
 import {
   renderTriangulationTable,
   runTriangulationBench,

@@ -46,6 +46,7 @@ export {
   type OutputDigest,
   outcomeDigest,
   type PythonOptions,
+  RunAbortedError,
   type RunOptions,
   resolveIsolation,
   run,
@@ -53,6 +54,7 @@ export {
   toWireOutcome,
   type ValueOutcome,
   valueOutcome,
+  WIRE,
   type WireOutcome,
 } from './exec/index.ts';
 export {
@@ -74,6 +76,7 @@ export {
 } from './inputs/index.ts';
 export {
   type CandidateError,
+  type CoherentDetection,
   type CommonOptions,
   certificateText,
   DEFAULT_SEED,
@@ -83,6 +86,8 @@ export {
   detect,
   type EquivalenceClass,
   type Estimator,
+  type IncoherentDetection,
+  type InconclusiveDetection,
   type Measurement,
   type MeasureOptions,
   measure,

@@ -1,5 +1,5 @@
 import type { Candidate } from '../src/candidates/index.ts';
-import type { Args } from '../src/inputs/gen-contract.ts';
+import type { Args } from '../src/contract/index.ts';
 import type { DetectOptions, MeasureOptions } from '../src/measure/index.ts';
 import type { Task } from '../src/task/index.ts';
 

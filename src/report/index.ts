@@ -72,4 +72,4 @@ export {
   summarize,
   type TaskPoint,
 } from './summary.ts';
-export { appendStepSummary, writeFileAtomic } from './write.ts';
+export { appendStepSummary, RECORDS_ENV, writeFileAtomic } from './write.ts';

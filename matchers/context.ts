@@ -1,4 +1,10 @@
-import type { CrosscheckRecord, TestIdentity } from '../src/report/index.ts';
+import type { Candidate } from '../src/candidates/index.ts';
+import {
+  type CrosscheckRecord,
+  llmRecord,
+  type RecordContext,
+  type TestIdentity,
+} from '../src/report/index.ts';
 
 /**
  * What the matchers read from `this`: the part of the matcher context Vitest and Jest share.
@@ -21,11 +27,17 @@ export interface MatcherContext {
   };
 }
 
-/** What every crosscheck matcher returns: the host's result plus the record for the reporter. @public */
+/**
+ * What every crosscheck matcher returns: the host's result (`actual`/`expected` where a diff of
+ * the two helps) plus the record for the reporter. @public
+ */
 export interface CrosscheckMatcherResult {
   readonly pass: boolean;
   readonly message: () => string;
   readonly record: CrosscheckRecord;
+  /** What the host diffs against `expected` when the assertion fails. */
+  readonly actual?: unknown;
+  readonly expected?: unknown;
 }
 
 /** Which test is asserting, as far as the host says. */
@@ -38,3 +50,19 @@ export const testIdentity = (ctx: MatcherContext, matcher: string): TestIdentity
 
 /** Whether the assertion is `.not` (hosts may leave `isNot` undefined when it is not). */
 export const negated = (ctx: MatcherContext): boolean => ctx.isNot === true;
+
+/**
+ * What a record says about the assertion that wrote it: the test, whether the assertion held
+ * (with `.not`, a failing check is a passing assertion) and the tags the candidates share.
+ */
+export const recordContext = (
+  ctx: MatcherContext,
+  matcher: string,
+  pass: boolean,
+  candidates: readonly Candidate[] = [],
+): RecordContext => ({
+  test: testIdentity(ctx, matcher),
+  pass: pass !== negated(ctx),
+  tags: candidates.map((c) => c.tags),
+  llm: llmRecord(candidates),
+});

@@ -5,7 +5,8 @@ import { matchers } from './index.ts';
 /** Where a host puts a record: Vitest's `task.meta`, Jest's record directory. */
 export type RecordSink = (context: MatcherContext, record: CrosscheckRecord) => void;
 
-type HostResult = { pass: boolean; message: () => string };
+/** The host's matcher result (Vitest's `ExpectationResult`, Jest's `CustomMatcherResult`). */
+type HostResult = { pass: boolean; message: () => string; actual?: unknown; expected?: unknown };
 type HostMatcher = (
   this: MatcherContext,
   received: unknown,
@@ -13,8 +14,9 @@ type HostMatcher = (
 ) => HostResult | Promise<HostResult>;
 
 /**
- * The matchers for `expect.extend`, each delivering its record to `sink` and returning the plain
- * `{ pass, message }` the host expects. A synchronous matcher stays synchronous.
+ * The matchers for `expect.extend`, each delivering its record to `sink` and returning the
+ * `{ pass, message, actual?, expected? }` the host expects. A synchronous matcher stays
+ * synchronous.
  */
 export const withRecords = (sink: RecordSink): Record<keyof typeof matchers, HostMatcher> => {
   const wrap = (
@@ -23,7 +25,10 @@ export const withRecords = (sink: RecordSink): Record<keyof typeof matchers, Hos
     function (this: MatcherContext, ...args: unknown[]) {
       const deliver = (r: CrosscheckMatcherResult): HostResult => {
         sink(this, r.record);
-        return { pass: r.pass, message: r.message };
+        const result: HostResult = { pass: r.pass, message: r.message };
+        // Only where a diff helps: a host diffs whatever `actual`/`expected` it finds.
+        if ('actual' in r) Object.assign(result, { actual: r.actual, expected: r.expected });
+        return result;
       };
       const result = (
         fn as (...a: unknown[]) => CrosscheckMatcherResult | Promise<CrosscheckMatcherResult>

@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from '@jest/globals';
-import { type CrosscheckRecord, serializeRecord, setRecordSink } from '../src/report/index.ts';
+import { type CrosscheckRecord, RECORDS_ENV, serializeRecord, setRecordSink } from '../src/report/index.ts';
 import { withRecords } from './host.ts';
 import type { CrosscheckMatchers } from './types.ts';
 
@@ -30,7 +30,7 @@ const memory: CrosscheckRecord[] = [];
 export const jestRecords = (): readonly CrosscheckRecord[] => memory;
 
 const deliver = (record: CrosscheckRecord): void => {
-  const dir = process.env.CROSSCHECK_RECORDS_DIR;
+  const dir = process.env[RECORDS_ENV];
   if (!dir) {
     memory.push(record);
     return;

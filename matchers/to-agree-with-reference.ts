@@ -1,8 +1,9 @@
 import { type Candidate, fromFunctions, isCandidate } from '../src/candidates/index.ts';
+import { describeOutcome, type Outcome } from '../src/exec/index.ts';
 import { measure } from '../src/measure/index.ts';
-import { errorRecord, llmRecord } from '../src/report/index.ts';
+import { errorRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
-import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num, pct, unknownText } from './message.ts';
 import type { AgreeWithReferenceOptions } from './types.ts';
@@ -13,6 +14,9 @@ const USE: MatcherUse = {
   usage: 'expect(candidate).toAgreeWithReference(task)',
   anchor: toAgreeWithReference,
 };
+
+/** An output as a diff shows it: the decoded value, or the description of an exception or hang. */
+const shown = (o: Outcome): unknown => (o.kind === 'value' ? o.value : describeOutcome(o));
 
 const asCandidate = (received: unknown): Candidate | null => {
   if (isCandidate(received)) return received;
@@ -81,12 +85,7 @@ export async function toAgreeWithReference(
     .join('; ');
   const e = inconclusive === '' ? m.error : null;
   const pass = this.isNot ? !(e !== null && e.estimate > maxError) : e !== null && e.estimate <= maxError;
-  const record = errorRecord(m, maxError, {
-    test: testIdentity(this, NAME),
-    pass: pass !== negated(this),
-    tags: [candidate.tags],
-    llm: llmRecord([candidate]),
-  });
+  const record = errorRecord(m, maxError, recordContext(this, NAME, pass, [candidate]));
   const wrong = e ? Math.round(e.estimate * e.n) : 0;
   const message = () =>
     formatMessage(this, {
@@ -119,5 +118,11 @@ export async function toAgreeWithReference(
         witnessOption: `maxError: ${maxError}`,
       },
     });
-  return { pass, message, record };
+  // The candidate's and the reference's outputs on the witness, for the host's diff.
+  const witness = m.witness;
+  const outputs =
+    witness?.referenceOutcome && witness.outcomes[0]
+      ? { actual: shown(witness.outcomes[0]), expected: shown(witness.referenceOutcome) }
+      : {};
+  return { pass, message, record, ...outputs };
 }

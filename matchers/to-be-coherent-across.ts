@@ -1,8 +1,8 @@
 import type { Candidate } from '../src/candidates/index.ts';
 import { type Detection, detect } from '../src/measure/index.ts';
-import { detectionRecord, llmRecord } from '../src/report/index.ts';
+import { detectionRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
-import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, num, unknownText } from './message.ts';
 import type { CoherentAcrossOptions } from './types.ts';
@@ -17,7 +17,7 @@ const USE: MatcherUse = {
 const received = (d: Detection): string => {
   switch (d.verdict) {
     case 'incoherent':
-      return `a disagreement on input ${(d.witness?.original.index ?? 0) + 1} of ${d.required}`;
+      return `a disagreement on input ${d.witness.original.index + 1} of ${d.required}`;
     case 'coherent':
       return `no disagreement in ${d.inputsRun} inputs: ${d.certificate}`;
     case 'inconclusive':
@@ -60,12 +60,7 @@ export async function toBeCoherentAcross(
   const pass = this.isNot ? d.verdict !== 'incoherent' : d.verdict === 'coherent';
   const record = detectionRecord(
     d,
-    {
-      test: testIdentity(this, NAME),
-      pass: pass !== negated(this),
-      tags: candidates.map((c) => c.tags),
-      llm: llmRecord(candidates),
-    },
+    recordContext(this, NAME, pass, candidates),
     candidates.map((c) => c.label),
   );
   const message = () =>

@@ -1,8 +1,8 @@
 import type { Candidate } from '../src/candidates/index.ts';
 import { type Measurement, measure } from '../src/measure/index.ts';
-import { coherenceRecord, llmRecord } from '../src/report/index.ts';
+import { coherenceRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
-import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { checkPool, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num, pct, unknownText } from './message.ts';
 import type { IncoherenceBelowOptions } from './types.ts';
@@ -96,12 +96,7 @@ export async function toHaveIncoherenceBelow(
   const below = i !== null && i.upper < bound;
   const above = i !== null && i.lower >= bound;
   const pass = this.isNot ? !above : below;
-  const record = coherenceRecord(m, bound, {
-    test: testIdentity(this, NAME),
-    pass: pass !== negated(this),
-    tags: candidates.map((c) => c.tags),
-    llm: llmRecord(candidates),
-  });
+  const record = coherenceRecord(m, bound, recordContext(this, NAME, pass, candidates));
   const message = () =>
     formatMessage(this, {
       matcher: NAME,

@@ -1,6 +1,6 @@
 import { rankingRecord } from '../src/report/index.ts';
 import { averageRanks, spearman } from '../src/stats/index.ts';
-import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
+import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { formatMessage, misuse, num } from './message.ts';
 import type { RankLikeOptions, Scores } from './types.ts';
 
@@ -89,7 +89,7 @@ export function toRankLike(
   const pass = Number.isFinite(rho) ? rho >= minSpearman : this.isNot === true;
   const record = rankingRecord(
     { spearman: rho, minSpearman, items: aligned.items, received: aligned.xs, expected: aligned.ys },
-    { test: testIdentity(this, NAME), pass: pass !== negated(this) },
+    recordContext(this, NAME, pass),
   );
   const ra = averageRanks(aligned.xs);
   const rb = averageRanks(aligned.ys);
@@ -105,5 +105,8 @@ export function toRankLike(
         ? `ρ = ${num(rho)}`
         : 'inconclusive: ρ is undefined, one side gives every item the same score',
     });
-  return { pass, message, record };
+  // The two rankings, item by item, for the host's diff.
+  const ranking = (ranks: readonly number[]) =>
+    Object.fromEntries(aligned.items.map((item, k) => [item, ranks[k] as number]));
+  return { pass, message, record, actual: ranking(ra), expected: ranking(rb) };
 }

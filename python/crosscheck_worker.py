@@ -39,6 +39,10 @@ del _name
 
 PROTOCOL = 2
 MAX_SAFE = 2**53
+# Outcome kinds on the wire: the table WIRE of src/exec/outcome.ts (test/exec/wire-kinds.test.ts
+# fails when they differ). Only the host assigns timeouts and crashes. The value fast paths spell
+# WIRE_VALUE inside the literal "[0," (a constant costs less than building the text).
+WIRE_VALUE, WIRE_INVALID, WIRE_ERROR, WIRE_TIMEOUT, WIRE_CRASH = 0, 1, 2, 3, 4
 
 # Python 3.11 refuses to convert ints of more than 4,300 digits to or from text, which made a
 # big-int result crash the worker. Lift the limit: the size of a result is bounded by the output
@@ -336,7 +340,7 @@ def _value_wire(r, max_chars):
     if t is int and r.bit_length() * 0.30103 > max_chars:
         # Converting a huge int to text takes time quadratic in its size: refuse it up front.
         return _error_wire(
-            2, "OutputTooLarge",
+            WIRE_ERROR, "OutputTooLarge",
             "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
         )
     limit = sys.getrecursionlimit()
@@ -345,7 +349,7 @@ def _value_wire(r, max_chars):
             sys.setrecursionlimit(2000)
         s = encode(r)
     except Unserializable as e:
-        return _error_wire(2, "Unserializable", e)
+        return _error_wire(WIRE_ERROR, "Unserializable", e)
     except RecursionError:
         cyclic = False
         try:
@@ -353,18 +357,18 @@ def _value_wire(r, max_chars):
         except RecursionError:
             pass
         return _error_wire(
-            2, "Unserializable",
+            WIRE_ERROR, "Unserializable",
             "the value contains a cycle (an object that contains itself)" if cyclic
             else "the value is nested too deeply to send",
         )
     except MemoryError:
-        return _error_wire(2, "OutputTooLarge", "the value ran out of memory while being encoded")
+        return _error_wire(WIRE_ERROR, "OutputTooLarge", "the value ran out of memory while being encoded")
     finally:
         if limit > 2000:
             sys.setrecursionlimit(limit)
     if len(s) > max_chars:
         return _error_wire(
-            2, "OutputTooLarge",
+            WIRE_ERROR, "OutputTooLarge",
             "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
         )
     return "[0," + s + "]"
@@ -676,19 +680,19 @@ class Child:
         try:
             code = compile(msg["code"], "<candidate>", "exec", dont_inherit=True)
         except BaseException as e:  # SyntaxError, ValueError (null bytes), MemoryError, RecursionError
-            return _error_wire(2, "CompileError", "%s: %s" % (type(e).__name__, _text(e)))
+            return _error_wire(WIRE_ERROR, "CompileError", "%s: %s" % (type(e).__name__, _text(e)))
         ns = {"__name__": "candidate", "__builtins__": builtins.__dict__}
         try:
             exec(code, ns)
         except BaseException as e:
-            return _error_wire(2, _class_name(e), "while loading the candidate: %s" % _text(e))
+            return _error_wire(WIRE_ERROR, _class_name(e), "while loading the candidate: %s" % _text(e))
         fn = ns.get(msg["entry"])
         if not callable(fn):
             defined = sorted(k for k, v in ns.items() if type(k) is str and callable(v) and not k.startswith("__")
                              and getattr(v, "__module__", None) == "candidate")
             listed = ", ".join("`%s`" % d for d in defined) if defined else "no functions"
             return _error_wire(
-                2, "EntryNotFound",
+                WIRE_ERROR, "EntryNotFound",
                 "the code defines no function `%s`; it defines %s. Set `entry` to the function to call."
                 % (msg["entry"], listed),
             )
@@ -751,9 +755,9 @@ def _class_name(e):
 
 def _exception_wire(e, invalid):
     try:
-        kind = 1 if invalid and not invalid.isdisjoint(c.__name__ for c in type(e).__mro__) else 2
+        kind = WIRE_INVALID if invalid and not invalid.isdisjoint(c.__name__ for c in type(e).__mro__) else WIRE_ERROR
     except BaseException:
-        kind = 2
+        kind = WIRE_ERROR
     return _error_wire(kind, _class_name(e), e)
 
 
@@ -836,7 +840,7 @@ def _strict_constant(name):
 
 _check_loads = json.JSONDecoder(parse_constant=_strict_constant).decode
 _OUT_KEYS = frozenset(("t", "id", "from", "outcomes", "done"))
-_REPORTABLE = ("[0,", "[1,", "[2,")
+_REPORTABLE = tuple("[%d," % k for k in (WIRE_VALUE, WIRE_INVALID, WIRE_ERROR))
 _repeat = __import__("itertools").repeat
 
 
@@ -885,7 +889,7 @@ class Zygote:
                 plan = [_copy_plan(a) for a in args]
             except BaseException as e:
                 shared.append(None)
-                plans.append(_error_wire(2, "Unserializable", "the input cannot be built in Python: %s" % _text(e)))
+                plans.append(_error_wire(WIRE_ERROR, "Unserializable", "the input cannot be built in Python: %s" % _text(e)))
                 continue
             if all(kind == 0 for kind, _ in plan):
                 shared.append(args)

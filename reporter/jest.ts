@@ -17,6 +17,7 @@ import {
   type CrosscheckReport,
   createReport,
   parseRecord,
+  RECORDS_ENV,
   type ReporterOptions,
   relativeToRoot,
   resolveReporterOptions,
@@ -26,7 +27,7 @@ import {
 const NAME = 'crosscheck/jest-reporter';
 
 /** The environment variable the Jest matchers append records under. @public */
-export const RECORDS_ENV = 'CROSSCHECK_RECORDS_DIR';
+export type { RECORDS_ENV };
 
 /** Options of the Jest reporter: the shared ones plus where records gather. @public */
 export interface JestReporterOptions extends ReporterOptions {

@@ -51,6 +51,7 @@ export {
   type OutputDigest,
   outcomeDigest,
   type PythonOptions,
+  RunAbortedError,
   type RunOptions,
   resolveIsolation,
   run,
@@ -58,6 +59,7 @@ export {
   toWireOutcome,
   type ValueOutcome,
   valueOutcome,
+  WIRE,
   type WireOutcome,
 } from './exec/index.ts';
 export {
@@ -108,6 +110,7 @@ export {
 } from './llm/index.ts';
 export {
   type CandidateError,
+  type CoherentDetection,
   type CommonOptions,
   certificateText,
   DEFAULT_SEED,
@@ -117,6 +120,8 @@ export {
   detect,
   type EquivalenceClass,
   type Estimator,
+  type IncoherentDetection,
+  type InconclusiveDetection,
   type Measurement,
   type MeasureOptions,
   measure,

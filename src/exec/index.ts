@@ -24,6 +24,7 @@ export {
   toWireOutcome,
   type ValueOutcome,
   valueOutcome,
+  WIRE,
   type WireOutcome,
 } from './outcome.ts';
 export {
@@ -36,4 +37,4 @@ export {
   outcomeDigest,
 } from './output-budget.ts';
 export { closePythonWorkers, configurePython, type PythonOptions } from './python/index.ts';
-export { type MatrixRow, type OutcomeMatrix, type RunOptions, run } from './run.ts';
+export { type MatrixRow, type OutcomeMatrix, RunAbortedError, type RunOptions, run } from './run.ts';

@@ -227,17 +227,33 @@ export const textOutcomes = (): ((text: string) => Outcome) => {
 };
 
 /**
+ * The kind number of each outcome on the wire. python/crosscheck_worker.py has the same table
+ * (`WIRE_VALUE` …); test/exec/wire-kinds.test.ts fails when the two differ.
+ * @public
+ */
+export const WIRE = Object.freeze({
+  value: 0,
+  invalid: 1,
+  error: 2,
+  timeout: 3,
+  crash: 4,
+} as const satisfies Record<OutcomeKind, number>);
+
+/** The text every packed value starts with (`[0,`), for the hot paths that read JSON text. @internal */
+export const WIRE_VALUE_HEAD = `[${WIRE.value},`;
+
+/**
  * Compact wire form of an outcome, used by every worker and subprocess protocol
  * (`docs/protocol.md`): `[0, value]`, `[1, name, message]` invalid, `[2, name, message]` error,
  * `[3, reason, ms]` timeout, `[4, reason]` crash.
  * @public
  */
 export type WireOutcome =
-  | [0, Tagged]
-  | [1, string, string]
-  | [2, string, string]
-  | [3, TimeoutOutcome['reason'], number]
-  | [4, string];
+  | [typeof WIRE.value, Tagged]
+  | [typeof WIRE.invalid, string, string]
+  | [typeof WIRE.error, string, string]
+  | [typeof WIRE.timeout, TimeoutOutcome['reason'], number]
+  | [typeof WIRE.crash, string];
 
 const TIMEOUT_REASONS: ReadonlySet<unknown> = new Set(['call', 'budget', 'unsettled']);
 
@@ -261,21 +277,21 @@ export const fromWireOutcome = (w: WireOutcome): Outcome => {
   if (!Array.isArray(w)) return malformed(w);
   const str = (x: unknown): x is string => typeof x === 'string';
   switch (w[0]) {
-    case 0:
+    case WIRE.value:
       return w.length >= 2 ? valueOutcome(w[1]) : malformed(w);
-    case 1:
+    case WIRE.invalid:
       return w.length >= 3 && str(w[1]) && str(w[2])
         ? { kind: 'invalid', name: w[1], message: w[2] }
         : malformed(w);
-    case 2:
+    case WIRE.error:
       return w.length >= 3 && str(w[1]) && str(w[2])
         ? { kind: 'error', name: w[1], message: w[2] }
         : malformed(w);
-    case 3:
+    case WIRE.timeout:
       return w.length >= 3 && TIMEOUT_REASONS.has(w[1]) && typeof w[2] === 'number' && Number.isFinite(w[2])
         ? { kind: 'timeout', reason: w[1], ms: w[2] }
         : malformed(w);
-    case 4:
+    case WIRE.crash:
       return w.length >= 2 && str(w[1]) ? { kind: 'crash', reason: w[1] } : malformed(w);
     default:
       return malformed(w);
@@ -286,15 +302,15 @@ export const fromWireOutcome = (w: WireOutcome): Outcome => {
 export const toWireOutcome = (o: Outcome): WireOutcome => {
   switch (o.kind) {
     case 'value':
-      return [0, o.tagged];
+      return [WIRE.value, o.tagged];
     case 'invalid':
-      return [1, o.name, o.message];
+      return [WIRE.invalid, o.name, o.message];
     case 'error':
-      return [2, o.name, o.message];
+      return [WIRE.error, o.name, o.message];
     case 'timeout':
-      return [3, o.reason, o.ms];
+      return [WIRE.timeout, o.reason, o.ms];
     case 'crash':
-      return [4, o.reason];
+      return [WIRE.crash, o.reason];
   }
 };
 

@@ -72,6 +72,22 @@ const RUN_WHERE = 'run(task, candidates, inputs, options)';
 const positive = (field: keyof ExecLimits, value: unknown, fallback: number): number =>
   readMs({ where: RUN_WHERE, field }, value, fallback, 'must be a positive number');
 
+/**
+ * A run cancelled by its signal (`code: 'ABORTED'`). Like execa's error, it has the result's
+ * shape: `partial` is the matrix as far as it got (cells that never ran are `undefined`).
+ * `partial` is not enumerable, so logging the error does not print the whole matrix.
+ * @public
+ */
+export class RunAbortedError extends CrosscheckError {
+  declare readonly partial: OutcomeMatrix;
+
+  constructor(message: string, partial: OutcomeMatrix, options: { where?: string; cause?: unknown } = {}) {
+    super('ABORTED', message, options);
+    this.name = 'RunAbortedError';
+    Object.defineProperty(this, 'partial', { value: partial, enumerable: false });
+  }
+}
+
 /** Resolves run options into limits (one reader per field). @internal */
 export const resolveLimits = (task: Task, options: RunOptions): ExecLimits => ({
   timeoutMs: positive('timeoutMs', options.timeoutMs, task.timeoutMs),
@@ -262,18 +278,12 @@ export const run = async (
       isolation,
     });
   };
-  const abortError = (): CrosscheckError => {
-    const error = new CrosscheckError(
-      'ABORTED',
+  const abortError = (): RunAbortedError =>
+    new RunAbortedError(
       `run: aborted after ${done} of ${total} calls; \`error.partial\` holds what finished.`,
-      {
-        where,
-        cause: options.signal?.reason,
-      },
+      matrix(),
+      { where, cause: options.signal?.reason },
     );
-    Object.defineProperty(error, 'partial', { value: matrix(), enumerable: false });
-    return error;
-  };
   if (options.signal?.aborted) throw abortError();
   await Promise.all([...byBackend].map(([backend, jobs]) => backend.run(jobs, ctx)));
   if (options.signal?.aborted) throw abortError();

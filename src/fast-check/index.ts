@@ -15,11 +15,11 @@ import fc from 'fast-check';
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { type Args, type Gen, isGen } from '../contract/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
-import { describeOutcome, type Outcome, outcomeDigest, type RunOptions, run } from '../exec/index.ts';
-import { LOAD_FAILURES, relate, toCell } from '../measure/index.ts';
+import { describeOutcome, type Outcome, type RunOptions, run } from '../exec/index.ts';
+import { type Cell, defaultEquality, relate, toCell } from '../measure/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 import { isTask, type Task } from '../task/index.ts';
-import { type Comparator, comparator, type Equality, toWire } from '../values/index.ts';
+import { comparator, type Equality, toWire } from '../values/index.ts';
 import { type BridgeInfo, installRecorder, noteEvaluation, noteStart } from './record.ts';
 
 export { recordPropertyRuns } from './record.ts';
@@ -42,6 +42,12 @@ export interface CoherenceOptions<A extends Args = Args> {
    * @defaultValue true
    */
   validOnly?: boolean;
+  /**
+   * Errors agree when their class names match; with this, their messages must match too (as in
+   * `measure` and `detect`).
+   * @defaultValue false
+   */
+  compareErrorMessages?: boolean;
   /** Execution limits for each run. */
   run?: Omit<RunOptions, 'signal' | 'onProgress'>;
 }
@@ -69,36 +75,6 @@ export interface CoherenceProperty<A extends Args = Args> extends fc.IAsyncPrope
 }
 
 const WHERE = 'coherenceProperty(task, candidates, options)';
-
-/**
- * Outcomes that agree with nothing: a hang or a dead worker (the candidate did not return, so it
- * is wrong wherever the reference returns), and a candidate that did not load (identical load
- * failures are not agreement about the task). As `unknown: 'disagree'` does in `measure`.
- */
-const agreesWithNothing = (o: Outcome): boolean =>
-  o.kind === 'timeout' || o.kind === 'crash' || (o.kind === 'error' && LOAD_FAILURES.has(o.name));
-
-/** Agreement of two outcomes (DESIGN.md "Values and outcomes"). */
-export const outcomesAgree = (a: Outcome, b: Outcome, compare: Comparator): boolean => {
-  if (agreesWithNothing(a) || agreesWithNothing(b)) return false;
-  if (a.kind !== b.kind) return false;
-  if (a.kind === 'value' && b.kind === 'value') {
-    // An output kept only as a digest: a pair the digests cannot decide is no disagreement.
-    if (outcomeDigest(a) !== null || outcomeDigest(b) !== null) {
-      const rules = { compare, compareErrorMessages: false };
-      return relate(toCell(a, rules), toCell(b, rules), compare) !== false;
-    }
-    return compare.equalTagged(a.tagged, b.tagged);
-  }
-  if (a.kind === 'error' && b.kind === 'error') return a.name === b.name;
-  return true;
-};
-
-const defaultEquality = (task: Task, candidates: readonly Candidate[]): Equality =>
-  task.equality ??
-  (candidates.length > 0 && candidates.every((c) => c.kind === 'source' && c.language === 'python')
-    ? 'python'
-    : 'strict');
 
 const arbitraryOf = <A extends Args>(
   task: Task<A>,
@@ -150,7 +126,10 @@ export const coherenceProperty = <A extends Args = Args>(
     );
   }
   const arbitrary = arbitraryOf(task, options.inputs);
-  const compare = comparator(options.equality ?? defaultEquality(task, candidates));
+  const rules = {
+    compare: comparator(options.equality ?? defaultEquality(task, candidates)),
+    compareErrorMessages: options.compareErrorMessages === true,
+  };
   const validOnly = options.validOnly ?? true;
   const gen = isGen(options.inputs) ? options.inputs : isGen(task.inputs) ? task.inputs : null;
   const bridge: BridgeInfo = {
@@ -169,12 +148,14 @@ export const coherenceProperty = <A extends Args = Args>(
     const matrix = await run(task, candidates, [args], options.run);
     if (validOnly && matrix.reference && matrix.reference.outcomes[0]?.kind !== 'value') return 'skip';
     const outcomes = matrix.outcomes.map((row) => row[0] as Outcome);
-    const classes: Array<{ labels: string[]; outcome: Outcome }> = [];
+    const classes: Array<{ labels: string[]; outcome: Outcome; cell: Cell }> = [];
     outcomes.forEach((o, i) => {
       const label = matrix.candidates[i]?.label ?? `#${i}`;
-      const home = classes.find((c) => outcomesAgree(c.outcome, o, compare));
+      const cell = toCell(o, rules);
+      // A pair the digests of kept-short outputs cannot decide is no disagreement.
+      const home = classes.find((c) => relate(c.cell, cell, rules.compare) !== false);
       if (home) home.labels.push(label);
-      else classes.push({ labels: [label], outcome: o });
+      else classes.push({ labels: [label], outcome: o, cell });
     });
     noteEvaluation(bridge, {
       args,

@@ -1,6 +1,6 @@
 import { describeOutcome, type Outcome } from '../exec/index.ts';
 import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
-import { type Cell, type CellRules, cellsAgree, counts, pairCounts, relate, toCell } from './cells.ts';
+import { type Cell, type CellRules, cellsAgree, counts, pairCounts, relate, toCell } from './agreement.ts';
 import type { Estimator } from './options.ts';
 import { seededRandom } from './rng.ts';
 

@@ -4,7 +4,7 @@ import { readProbability } from '../errors/index.ts';
 import { combineIsolation, describeOutcome, type IsolationUsed, run } from '../exec/index.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
-import { pairCounts, toCell, type UnknownPolicy } from './cells.ts';
+import { pairCounts, toCell, type UnknownPolicy } from './agreement.ts';
 import { type DetectOptions, drawInputs, resolveCommon } from './options.ts';
 import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, type Witness } from './witness.ts';
@@ -12,16 +12,8 @@ import { buildWitness, type Witness } from './witness.ts';
 /** Verdicts of {@link detect}. @public */
 export type DetectionVerdict = 'incoherent' | 'coherent' | 'inconclusive';
 
-/** What {@link detect} found. @public */
-export interface Detection<A extends Args = Args> {
-  /**
-   * `incoherent`: two candidates disagree on `witness` (so some candidate is wrong; no false
-   * positives; with `unknown: 'disagree'`, a timeout or crash is such a disagreement).
-   * `coherent`: no disagreement in N inputs, see `certificate`. `inconclusive`, see `reason`:
-   * fewer than N inputs counted, fewer than two candidates returned a value (identical load
-   * failures are not agreement), or (with `unknown: 'inconclusive'`) a cell timed out or crashed.
-   */
-  readonly verdict: DetectionVerdict;
+/** What every {@link Detection} says, whatever its verdict. @public */
+export interface DetectionBase {
   readonly task: string;
   readonly gen: string;
   readonly seed: number;
@@ -43,15 +35,53 @@ export interface Detection<A extends Args = Args> {
   readonly unknownPolicy: UnknownPolicy;
   /** {@link poolIdentity} of the task and these candidates. */
   readonly pool: string;
-  readonly witness: Witness<A> | null;
-  /** "incoherence ≤ ε with confidence 1 − δ (for these m candidates and this Gen)", when coherent. */
-  readonly certificate: string | null;
-  /** Why the run is inconclusive. */
-  readonly reason: string | null;
   readonly durationMs: number;
   /** What the untrusted candidates ran under (`'none'`: only trusted functions ran). */
   readonly isolation: IsolationUsed;
 }
+
+/**
+ * Two candidates disagree on `witness`, so some candidate is wrong (no false positives; with
+ * `unknown: 'disagree'`, a timeout or crash is such a disagreement). @public
+ */
+export interface IncoherentDetection<A extends Args = Args> extends DetectionBase {
+  readonly verdict: 'incoherent';
+  readonly witness: Witness<A>;
+  readonly certificate: null;
+  readonly reason: null;
+}
+
+/** No disagreement in N inputs. @public */
+export interface CoherentDetection extends DetectionBase {
+  readonly verdict: 'coherent';
+  readonly witness: null;
+  /** "incoherence ≤ ε with confidence 1 − δ (for these m candidates and this Gen)". */
+  readonly certificate: string;
+  readonly reason: null;
+}
+
+/**
+ * Neither: fewer than N inputs counted, fewer than two candidates returned a value (identical
+ * load failures are not agreement), or (with `unknown: 'inconclusive'`) a cell timed out or
+ * crashed. @public
+ */
+export interface InconclusiveDetection extends DetectionBase {
+  readonly verdict: 'inconclusive';
+  readonly witness: null;
+  readonly certificate: null;
+  /** Why the run is inconclusive. */
+  readonly reason: string;
+}
+
+/**
+ * What {@link detect} found: a union keyed on `verdict`, so a witness comes only with
+ * `incoherent`, a certificate only with `coherent` and a reason only with `inconclusive`.
+ * @public
+ */
+export type Detection<A extends Args = Args> =
+  | IncoherentDetection<A>
+  | CoherentDetection
+  | InconclusiveDetection;
 
 const WHERE = 'detect(task, candidates, options)';
 const FIRST_BATCH = 16;

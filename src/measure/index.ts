@@ -3,15 +3,34 @@
  * lower bound, PAC detection, equivalence classes and shrunk witnesses (DESIGN.md "Measures").
  * @packageDocumentation
  */
+
+/** Internal: what other folders of the engine use; not part of the public API. @internal */
+export {
+  type Cell,
+  type CellRules,
+  defaultEquality,
+  LOAD_FAILURES,
+  relate,
+  relateOutcomes,
+  toCell,
+  type UnknownPolicy,
+} from './agreement.ts';
 export type { CandidateRan, EquivalenceClass, UnknownCounts } from './analyze.ts';
 /**
  * The per-input analysis behind `measure`, for the benchmark runner, which measures each model
  * on its own rows of one shared matrix. Not re-exported by the package. @internal
  */
 export { Accumulator, equivalenceClasses, intervalOf, meanOf, semanticEntropy } from './analyze.ts';
-/** Internal: what other folders of the engine use; not part of the public API. @internal */
-export { LOAD_FAILURES, relate, toCell, type UnknownPolicy } from './cells.ts';
-export { certificateText, type Detection, type DetectionVerdict, detect } from './detect.ts';
+export {
+  type CoherentDetection,
+  certificateText,
+  type Detection,
+  type DetectionBase,
+  type DetectionVerdict,
+  detect,
+  type IncoherentDetection,
+  type InconclusiveDetection,
+} from './detect.ts';
 export { type CandidateError, type Measurement, measure } from './measure.ts';
 export {
   type CommonOptions,

@@ -11,6 +11,7 @@ import {
 } from '../exec/index.ts';
 import { bracketedInterval, type Interval } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
+import type { UnknownPolicy } from './agreement.ts';
 import {
   Accumulator,
   type CandidateRan,
@@ -21,7 +22,6 @@ import {
   semanticEntropy,
   type UnknownCounts,
 } from './analyze.ts';
-import type { UnknownPolicy } from './cells.ts';
 import { drawInputs, type Estimator, type MeasureOptions, resolveCommon } from './options.ts';
 import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, pickWitness, type Witness } from './witness.ts';

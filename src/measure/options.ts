@@ -5,7 +5,7 @@ import type { RunOptions } from '../exec/index.ts';
 import { argsKey } from '../inputs/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { comparator, type Equality } from '../values/index.ts';
-import type { CellRules, UnknownPolicy } from './cells.ts';
+import { type CellRules, defaultEquality, type UnknownPolicy } from './agreement.ts';
 
 /** Options shared by {@link measure} and {@link detect}. All optional. @public */
 export interface CommonOptions<A extends Args = Args> {
@@ -111,13 +111,6 @@ export interface Resolved<A extends Args = Args> {
 
 export const DEFAULT_SEED = 42;
 const DEFAULT_SHRINK_STEPS = 200;
-
-/** The default equality of DESIGN.md: Python semantics for an all-Python pool, strict otherwise. */
-export const defaultEquality = (task: Task, candidates: readonly Candidate[]): Equality =>
-  task.equality ??
-  (candidates.length > 0 && candidates.every((c) => c.kind === 'source' && c.language === 'python')
-    ? 'python'
-    : 'strict');
 
 const UNKNOWN_POLICIES: readonly UnknownPolicy[] = ['disagree', 'inconclusive', 'exclude'];
 

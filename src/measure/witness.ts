@@ -2,7 +2,7 @@ import type { Args } from '../contract/index.ts';
 import { describeOutcome, type Outcome, type OutcomeKind, run } from '../exec/index.ts';
 import { compareComplexity, complexity, shrinkWitness } from '../inputs/index.ts';
 import { toWire } from '../values/index.ts';
-import { type Cell, cellsAgree, cellsDisagree, pairCounts, toCell } from './cells.ts';
+import { type Cell, cellsAgree, cellsDisagree, pairCounts, toCell } from './agreement.ts';
 import type { Resolved } from './options.ts';
 
 /** Why an input is a witness. @public */
@@ -35,6 +35,10 @@ export interface Witness<A extends Args = Args> {
   readonly outputs: readonly WitnessOutput[];
   /** The reference's output on the witness, when the task has one. */
   readonly reference: string | null;
+  /** Each candidate's outcome on the witness, in candidate order (for diffs of the outputs). */
+  readonly outcomes: readonly Outcome[];
+  /** The reference's outcome on the witness, when the task has one. */
+  readonly referenceOutcome: Outcome | null;
 }
 
 const safeWire = (args: Args): string => {
@@ -143,5 +147,7 @@ export const buildWitness = async <A extends Args>(
     shrink,
     outputs: groupOutputs(outcomes, labels, r),
     reference: reference ? describeOutcome(reference) : null,
+    outcomes,
+    referenceOutcome: reference,
   };
 };

@@ -98,4 +98,4 @@ export {
   type TriangulationFigures,
   type TriangulationRow,
 } from './summary.ts';
-export { appendStepSummary, writeFileAtomic } from './write.ts';
+export { appendStepSummary, RECORDS_ENV, writeFileAtomic } from './write.ts';

@@ -34,3 +34,10 @@ export const appendStepSummary = (markdown: string, env: NodeJS.ProcessEnv = pro
   );
   return true;
 };
+
+/**
+ * The environment variable that carries a Jest run's records directory from the reporter (which
+ * creates it, in the main process) to the matchers (which append to it, in the workers).
+ * @public
+ */
+export const RECORDS_ENV = 'CROSSCHECK_RECORDS_DIR';

@@ -6,6 +6,7 @@ import {
   closeSandboxPools,
   defineTask,
   type Outcome,
+  RunAbortedError,
   run,
 } from '../../src/index.ts';
 
@@ -195,8 +196,10 @@ describe('run with sandboxed JavaScript', () => {
     const error = await run(task, cs, range(400), { signal: controller.signal }).catch((e: unknown) => e);
     // Assert: rejected as aborted, with every finished call kept.
     expect(error).toBeInstanceOf(CrosscheckError);
-    expect((error as CrosscheckError).code).toBe('ABORTED');
-    const partial = (error as { partial: { outcomes: Outcome[][] } }).partial;
+    expect(error).toBeInstanceOf(RunAbortedError);
+    expect((error as RunAbortedError).code).toBe('ABORTED');
+    const partial = (error as RunAbortedError).partial;
+    expect(Object.keys(error as object)).not.toContain('partial');
     const finished = partial.outcomes[0]!.filter((o) => o !== undefined);
     expect(finished.length).toBeGreaterThan(0);
     expect(finished.length).toBeLessThan(400);

@@ -8,6 +8,7 @@ import { isCrosscheckError } from '../../src/errors/index.ts';
 import { closePythonWorkers } from '../../src/exec/python/index.ts';
 import { coherenceProperty } from '../../src/fast-check/index.ts';
 import { gen } from '../../src/inputs/index.ts';
+import { measure } from '../../src/measure/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import { decode } from '../../src/values/index.ts';
 import { humanevalDir, requireData } from '../helpers/shared-data.ts';
@@ -149,4 +150,34 @@ describe('coherenceProperty with @fast-check/vitest', () => {
     'should agree through test.prop',
     property.assertCoherent,
   );
+});
+
+describe('coherenceProperty: the agreement rule of measure', () => {
+  // Two candidates that throw the same class with different messages.
+  const failing = fromFunctions({
+    tooBig: (x: number) => {
+      throw new Error(`${x} is too big`);
+    },
+    outOfRange: (x: number) => {
+      throw new Error(`${x} is out of range`);
+    },
+  });
+  const ints = defineTask({ name: 'check', inputs: gen.fromSignature('(x: int) -> int') });
+
+  it('should tell errors apart by message with compareErrorMessages, as measure does', async () => {
+    // Act
+    const byMessage = await coherenceProperty(ints, failing, { compareErrorMessages: true }).findDisagreement(
+      [3],
+    );
+    const byClass = await coherenceProperty(ints, failing).findDisagreement([3]);
+    const measured = await measure(ints, failing, { inputs: [[3]], compareErrorMessages: true });
+
+    // Assert
+    expect(byMessage?.classes.map((c) => c.outcome)).toEqual([
+      'Error: 3 is too big',
+      'Error: 3 is out of range',
+    ]);
+    expect(byClass).toBeNull();
+    expect(measured.incoherence?.estimate).toBe(1);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Tagged } from '../../values/index.ts';
-import type { WireOutcome } from '../outcome.ts';
+import { WIRE, type WireOutcome } from '../outcome.ts';
 
 /**
  * The JSON-lines protocol between the host and a worker process (`docs/protocol.md`). One JSON
@@ -144,20 +144,20 @@ export const parseWorkerMessage = (line: string): WorkerMessage | { fault: strin
  * worker that reports one is forging it.
  */
 export const isReportableOutcome = (w: unknown): w is WireOutcome =>
-  isWireOutcome(w) && (w[0] === 0 || w[0] === 1 || w[0] === 2);
+  isWireOutcome(w) && (w[0] === WIRE.value || w[0] === WIRE.invalid || w[0] === WIRE.error);
 
 /** True when a wire outcome has a valid shape (the host never trusts a worker's output blindly). */
 export const isWireOutcome = (w: unknown): w is WireOutcome => {
   if (!Array.isArray(w)) return false;
   switch (w[0]) {
-    case 0:
+    case WIRE.value:
       return w.length === 2;
-    case 1:
-    case 2:
+    case WIRE.invalid:
+    case WIRE.error:
       return w.length === 3 && typeof w[1] === 'string' && typeof w[2] === 'string';
-    case 3:
+    case WIRE.timeout:
       return w.length === 3 && ['call', 'budget', 'unsettled'].includes(w[1]) && typeof w[2] === 'number';
-    case 4:
+    case WIRE.crash:
       return w.length === 2 && typeof w[1] === 'string';
     default:
       return false;

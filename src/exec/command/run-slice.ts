@@ -1,5 +1,13 @@
 import type { CandidateRunStats, RunContext } from '../backend.ts';
-import { BUDGET_SPENT, fromWireOutcome, type Outcome, textOutcome, type WireOutcome } from '../outcome.ts';
+import {
+  BUDGET_SPENT,
+  fromWireOutcome,
+  type Outcome,
+  textOutcome,
+  WIRE,
+  WIRE_VALUE_HEAD,
+  type WireOutcome,
+} from '../outcome.ts';
 import type { WorkerPool } from './pool.ts';
 import { type Ended, encodeHostMessage, isReportableOutcome, type WorkerMessage } from './protocol.ts';
 import { type ExchangeEnd, type ExchangeWatch, maxLineChars, type WorkerProcess } from './worker-process.ts';
@@ -290,7 +298,7 @@ class SliceRunner {
   #outcomeOf(item: unknown): Outcome | string {
     let w = item;
     if (typeof item === 'string') {
-      const packedValue = item.startsWith('[0,') && item.endsWith(']');
+      const packedValue = item.startsWith(WIRE_VALUE_HEAD) && item.endsWith(']');
       // Values from a worker whose encoder is crosscheck's own keep their text unchecked until
       // read (text that is not JSON then reads as a ProtocolError): checking 100,000 of them
       // costs the host about as much as the calls cost the workers. Other workers' values are
@@ -301,7 +309,7 @@ class SliceRunner {
       } catch {
         w = undefined;
       }
-      if (packedValue && Array.isArray(w) && w[0] === 0 && w.length === 2) {
+      if (packedValue && Array.isArray(w) && w[0] === WIRE.value && w.length === 2) {
         return this.#text(item.slice(3, -1));
       }
     }

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { SourceCandidate } from '../../candidates/index.ts';
 import type { Tagged } from '../../values/index.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
-import { BUDGET_SPENT, fromWireOutcome, type Outcome, type WireOutcome } from '../outcome.ts';
+import { BUDGET_SPENT, fromWireOutcome, type Outcome, WIRE, type WireOutcome } from '../outcome.ts';
 import { PHASE, SLOT, SLOT_COUNT } from './harness.ts';
 import type { CandidatePayload, ChunkMessage, HostMessage, WorkerMessage } from './protocol.ts';
 import { workerSource } from './worker-source.ts';
@@ -692,8 +692,13 @@ const readPending = (text: string | null): Outcome | null => {
     return null;
   }
   if (!Array.isArray(w)) return null;
-  if (w.length === 2 && w[0] === 0) return fromWireOutcome(w as WireOutcome);
-  if (w.length === 3 && (w[0] === 1 || w[0] === 2) && typeof w[1] === 'string' && typeof w[2] === 'string') {
+  if (w.length === 2 && w[0] === WIRE.value) return fromWireOutcome(w as WireOutcome);
+  if (
+    w.length === 3 &&
+    (w[0] === WIRE.invalid || w[0] === WIRE.error) &&
+    typeof w[1] === 'string' &&
+    typeof w[2] === 'string'
+  ) {
     return fromWireOutcome(w as WireOutcome);
   }
   return null;

@@ -1,7 +1,22 @@
+import type { Candidate } from '../candidates/index.ts';
 import type { Outcome } from '../exec/index.ts';
 import { outcomeDigest } from '../exec/index.ts';
-import type { Comparator, PreparedValue } from '../values/index.ts';
+import type { Task } from '../task/index.ts';
+import type { Comparator, Equality, PreparedValue } from '../values/index.ts';
 import { valueCellKey } from '../values/index.ts';
+
+/**
+ * The agreement rule, in one place: the default equality, how an outcome becomes a comparable
+ * cell, and when two outcomes or cells agree. `measure`, `detect` and the fast-check bridge all
+ * use it, so a pair of outputs cannot agree in one and disagree in another.
+ */
+
+/** The default equality of DESIGN.md: Python semantics for an all-Python pool, strict otherwise. */
+export const defaultEquality = (task: Task, candidates: readonly Candidate[]): Equality =>
+  task.equality ??
+  (candidates.length > 0 && candidates.every((c) => c.kind === 'source' && c.language === 'python')
+    ? 'python'
+    : 'strict');
 
 /**
  * How timeouts and crashes count (DESIGN.md "Values and outcomes"):
@@ -118,6 +133,18 @@ export const relate = (a: Cell, b: Cell, compare: Comparator): boolean | null =>
   if (a.value === null || b.value === null) return false;
   return compare.equal(a.value, b.value);
 };
+
+/**
+ * How two outcomes relate under the rules: {@link relate} on their cells. A timeout, a crash or
+ * a load failure agrees with nothing (as `unknown: 'disagree'` counts it); errors agree by class
+ * name, and by message too with `compareErrorMessages`. For many comparisons, convert each
+ * outcome once with {@link toCell} and call {@link relate}.
+ */
+export const relateOutcomes = (
+  a: Outcome,
+  b: Outcome,
+  rules: Pick<CellRules, 'compare' | 'compareErrorMessages'>,
+): boolean | null => relate(toCell(a, rules), toCell(b, rules), rules.compare);
 
 /** Agreement of two cells (an undecided pair does not agree; see {@link relate}). */
 export const cellsAgree = (a: Cell, b: Cell, compare: Comparator): boolean => relate(a, b, compare) === true;

@@ -9,7 +9,15 @@
  * (CPU: user + system of this process and of every process below it), their ratios, and where
  * the benchmark's CPU time went. Ends with one JSON line {"cpuOverFloor", "wallOverFloor", ...}.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';

@@ -9,7 +9,15 @@
  * (CPU: user + system of this process and of every process below it), their ratios, and where
  * the benchmark's CPU time went. Ends with one JSON line {"cpuOverFloor", "wallOverFloor", ...}.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -26,6 +34,12 @@ const TASKS = [0, 1, 10, 11, 19, 24, 67, 77, 81, 89, 113, 119, 127, 130, 135, 14
 );
 const MODELS = ['gpt_4o', 'llama_3_1_8b_instruct'];
 const data = resolve(process.env.CROSSCHECK_DATA ?? join(import.meta.dirname, '..', '..', 'shared', 'data'));
+if (!existsSync(join(data, 'humaneval', 'tasks.jsonl.gz'))) {
+  console.error(
+    `bench:floor: no HumanEval data at ${join(data, 'humaneval')}; set CROSSCHECK_DATA to the shared data directory.`,
+  );
+  process.exit(1);
+}
 const dir = mkdtempSync(join(tmpdir(), 'crosscheck-floor-'));
 const benchOptions = {
   data: join(data, 'humaneval'),

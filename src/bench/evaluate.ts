@@ -90,6 +90,8 @@ export const evaluateTask = async (
   options: ResolvedBenchOptions,
   signal: AbortSignal | undefined,
   onCalls?: (done: number) => void,
+  /** `chunks`: skip the single run; `unchecked`: keep every row of it. For tests that compare them. */
+  mode: 'auto' | 'chunks' | 'unchecked' = 'auto',
 ): Promise<TaskOutcome> => {
   const pairs: PairResult[] = [];
   const pools: Array<{ model: string; from: number; to: number }> = [];
@@ -179,7 +181,7 @@ export const evaluateTask = async (
     // (each one in time, or the input would not be here): its calls count once.
     calls += n;
     const everyone = all.map((_, i) => i);
-    if (n <= CHUNK || n > SINGLE_RUN_MAX) {
+    if (n <= CHUNK || n > SINGLE_RUN_MAX || mode === 'chunks') {
       outcomes = await runChunks(everyone);
     } else {
       outcomes = await runOnce(everyone);
@@ -215,6 +217,7 @@ export const evaluateTask = async (
     const smallestShare = (options.candidateTimeMs * Math.min(CHUNK, lastChunk)) / n;
     const out = matrix.outcomes.map((row) => row as Outcome[]);
     const again = rows.filter((_, k) => {
+      if (mode === 'unchecked') return false;
       const stats = matrix.candidates[k]?.stats;
       const clean =
         stats !== undefined &&

@@ -438,7 +438,14 @@ class LlmClient implements Llm {
     if (found) return this.#completion(p, sample, found, true, this.#store.path(a));
     if (this.#o.cacheMode === 'replay-only') return this.#miss(p, sample);
     const staleMs = this.#o.timeoutMs * (this.#o.maxRetries + 1) + 60_000;
-    const got = await this.#store.acquire(a, staleMs, signal);
+    let got: Awaited<ReturnType<CacheStore['acquire']>>;
+    try {
+      got = await this.#store.acquire(a, staleMs, signal);
+    } catch (error) {
+      // Aborted while another process held the entry's lock.
+      if (signal?.aborted) throw aborted('llm.chat', signal.reason);
+      throw error;
+    }
     if ('entry' in got) return this.#completion(p, sample, got.entry, true, this.#store.path(a));
     try {
       const { reply, retries, latencyMs } = await this.#live(p, sample, 1, signal);

@@ -154,6 +154,26 @@ export {
 export type { Interval } from './stats/index.ts';
 export * as stats from './stats/index.ts';
 export { defineTask, isTask, type Task, type TaskSpec } from './task/index.ts';
+export * as triangulation from './triangulate/index.ts';
+export {
+  type CandidateSupport,
+  type Counterexample,
+  defineHyperproperty,
+  type Hyperproperty,
+  type HyperpropertyContext,
+  SEMANTICS,
+  subset,
+  type TransformationSpec,
+  type TransformPlan,
+  type TriangulateOptions,
+  type TriangulationResult,
+  type TriangulationSemantics,
+  tri,
+  triangulate,
+  triangulationSampler,
+  unionCompose,
+  type WitnessSampler,
+} from './triangulate/index.ts';
 export {
   type Comparator,
   Complex,

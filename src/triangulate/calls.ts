@@ -23,23 +23,24 @@ export interface Callable {
  * arrays), which is its own tagged form; null for anything else (tuples, floats boxes, objects),
  * which takes the codec's path. The hot path of every pair check.
  */
+const plain = (x: unknown, depth: number): boolean => {
+  switch (typeof x) {
+    case 'number':
+      return Number.isFinite(x) && !Object.is(x, -0);
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'object':
+      if (x === null) return true;
+      if (!Array.isArray(x) || Object.getPrototypeOf(x) !== Array.prototype || depth > 16) return false;
+      for (const y of x) if (!plain(y, depth + 1)) return false;
+      return true;
+    default:
+      return false;
+  }
+};
+
 const plainKey = (args: readonly unknown[]): string | null => {
-  const plain = (x: unknown, depth: number): boolean => {
-    switch (typeof x) {
-      case 'number':
-        return Number.isFinite(x) && !Object.is(x, -0);
-      case 'string':
-      case 'boolean':
-        return true;
-      case 'object':
-        if (x === null) return true;
-        if (!Array.isArray(x) || Object.getPrototypeOf(x) !== Array.prototype || depth > 16) return false;
-        for (const y of x) if (!plain(y, depth + 1)) return false;
-        return true;
-      default:
-        return false;
-    }
-  };
   for (const a of args) if (!plain(a, 0)) return null;
   return JSON.stringify(args);
 };

@@ -39,6 +39,17 @@ export {
 export { PythonRandom } from './python-random.ts';
 export { type TriangulationData, type TriangulationRecordExtra, triangulationRecord } from './record.ts';
 export {
+  type PlanPin,
+  PROMPTS,
+  parseSignature,
+  type TransformedProblem,
+  type TransformPlan,
+  type TriangulationSamplerOptions,
+  transformedSignature,
+  triangulationSampler,
+  type WitnessSampler,
+} from './sampler.ts';
+export {
   COMBINATION_ORDER,
   combine,
   maxWitness,

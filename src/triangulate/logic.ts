@@ -53,20 +53,36 @@ const connective =
 /** Builds the logic of a semantics and an equality. @public */
 export const createLogic = (semantics: TriangulationSemantics, equality: Equality = 'python'): Logic => {
   const cmp: Comparator = comparator(equality);
-  const plainEqual = (a: unknown, b: unknown): boolean => {
+  const builtin = typeof equality !== 'function';
+  const exactInts = builtin && equality !== 'difftrust';
+  // Decides plain data without the codec: true, false, or null when only the comparator can tell.
+  const fast = (a: unknown, b: unknown, depth: number): boolean | null => {
     if (a === b) return true;
-    // Two different integers, or strings, differ under every built-in mode but difftrust's tolerance.
+    const ta = typeof a;
+    if (ta !== typeof b || !builtin) return null;
+    if (ta === 'number') return exactInts && Number.isInteger(a) && Number.isInteger(b) ? false : null;
+    if (ta === 'string') return false;
     if (
-      typeof a === 'number' &&
-      typeof b === 'number' &&
-      Number.isInteger(a) &&
-      Number.isInteger(b) &&
-      equality !== 'difftrust' &&
-      typeof equality !== 'function'
-    )
-      return false;
-    if (typeof a === 'string' && typeof b === 'string')
-      return typeof equality === 'function' ? equality(a, b) : false;
+      depth < 8 &&
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      Object.getPrototypeOf(a) === Array.prototype &&
+      Object.getPrototypeOf(b) === Array.prototype
+    ) {
+      if (a.length !== b.length) return false;
+      let unsure = false;
+      for (let i = 0; i < a.length; i++) {
+        const r = fast(a[i], b[i], depth + 1);
+        if (r === false) return false;
+        if (r === null) unsure = true;
+      }
+      return unsure ? null : true;
+    }
+    return null;
+  };
+  const plainEqual = (a: unknown, b: unknown): boolean => {
+    const quick = fast(a, b, 0);
+    if (quick !== null) return quick;
     const ta = tagged(a);
     const tb = tagged(b);
     if (ta === null || tb === null) return false;

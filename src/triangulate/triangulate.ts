@@ -32,6 +32,7 @@ import {
   postconditionProperty,
   statelessMapProperty,
 } from './properties.ts';
+import type { PlanPin, TransformPlan, WitnessSampler } from './sampler.ts';
 import { maxWitness, ransac, ransacScores, type Selection } from './select.ts';
 import { answers, isSpecial } from './special.ts';
 import {
@@ -91,6 +92,12 @@ export interface TriangulateOptions<A extends Args = Args> {
   transformation: TransformationSpec;
   /** Programs for τ(d): inverses, set-valued inverses, postconditions, pointwise inverses. */
   witnesses?: readonly WitnessProgram[];
+  /** Instead of `witnesses`: plan τ(d) and sample its programs through a model (FWD-INV, FWD-SINV). */
+  sampler?: WitnessSampler;
+  /** Plan fields to fix instead of asking the model (a stored plan replays with no decision prompt). */
+  pin?: PlanPin;
+  /** Witness programs to sample. @defaultValue 30 */
+  witnessSamples?: number;
   /** ENUM-SINV: programs for the answer enumeration d^<. */
   enumerators?: readonly Candidate[];
   /** Forward inputs L: a Gen (n drawn with `seed`) or a list; default the task's. */
@@ -157,7 +164,7 @@ export interface TriangulationResult {
   readonly durationMs: number;
   readonly inputs: { readonly forward: number; readonly transformed: number; readonly gen: string };
   readonly calls: { readonly requested: number; readonly executed: number; readonly budgetExceeded: number };
-  readonly plan: unknown;
+  readonly plan: TransformPlan | null;
   readonly tokens: { readonly prompt: number; readonly completion: number } | null;
 }
 
@@ -340,10 +347,27 @@ export const triangulate = async <A extends Args>(
   }
   if (typeof options !== 'object' || options === null)
     fail(`expected options { transformation, witnesses }, got ${describeValue(options)}.`);
-  const transformation = normalizeTransformation(options.transformation, 'triangulate');
+  let transformation = normalizeTransformation(options.transformation, 'triangulate');
   const { semantics, preset } = resolveSemantics(options.semantics, 'triangulate');
   const seed = options.seed ?? 42;
-  const witnesses = options.witnesses ?? [];
+  let witnesses = options.witnesses ?? [];
+  let plan: TransformPlan | null = null;
+  if (options.sampler && witnesses.length === 0) {
+    const t = transformation;
+    if (isHyperproperty(t) || (t.kind !== 'fwd-inv' && t.kind !== 'fwd-sinv')) {
+      fail('a `sampler` plans FWD-INV and FWD-SINV only; pass witnesses for other transformations.');
+    }
+    const kind = (t as { kind: 'fwd-inv' | 'fwd-sinv' }).kind;
+    const invert = (t as { invert?: number | string }).invert;
+    plan = await options.sampler.plan(task, kind, {
+      ...(invert !== undefined ? { invert } : {}),
+      ...(options.pin ?? {}),
+    });
+    witnesses = await options.sampler.programs(plan, options.witnessSamples ?? 30);
+    transformation = { ...(t as Transformation), kind, invert: plan.invert } as Transformation;
+    if (witnesses.length === 0)
+      fail(`the sampler returned no witness program for ${plan.problem.signature}.`);
+  }
   if (!Array.isArray(witnesses) || !witnesses.every(isWitnessProgram))
     fail(`\`witnesses\` must be an array of candidates, got ${describeValue(witnesses)}.`);
   if (witnesses.length === 0)
@@ -591,7 +615,7 @@ export const triangulate = async <A extends Args>(
       executed: cache.executed,
       budgetExceeded: stages.reduce((a, s) => a + s.budget, 0),
     },
-    plan: null,
-    tokens: null,
+    plan,
+    tokens: options.sampler && plan ? options.sampler.tokens() : null,
   };
 };

@@ -1,0 +1,279 @@
+/**
+ * Witnesses from a model (design §2, §3.6): the LLM decisions of the authors' pipeline (the
+ * return value's name, which argument to invert, whether fibers are tractable), the transformed
+ * statement, and programs for it, through the LLM layer's record/replay cache. Every decision is
+ * a field of a {@link TransformPlan}; pinned fields are not asked, so a stored plan replays with
+ * no decision prompt. The prompts state the facts of the authors' prompts in our own words.
+ */
+import { type Candidate, extractCode, fromSources } from '../candidates/index.ts';
+import { CrosscheckError } from '../errors/index.ts';
+import type { ChatMessage, Llm } from '../llm/index.ts';
+import type { Task } from '../task/index.ts';
+
+/** A transformed problem: what the witness programs are asked to solve. @public */
+export interface TransformedProblem {
+  readonly role: 'inverse' | 'set-valued-inverse';
+  readonly signature: string;
+  readonly entry: string;
+  readonly description: string;
+  readonly language: 'python';
+}
+
+/** Every decision the sampler made, storable and pinnable per task. @public */
+export interface TransformPlan {
+  readonly transformation: 'fwd-inv' | 'fwd-sinv';
+  /** Index and name of the inverted parameter. */
+  readonly invert: number;
+  readonly invertName: string;
+  readonly returnName: string;
+  /** FWD-SINV: fibers finite and small (exhaustive lists) or not (`(is_exhaustive, values)`); null for FWD-INV. */
+  readonly exhaustive: boolean | null;
+  readonly problem: TransformedProblem;
+}
+
+/** Fields of a plan to fix instead of asking the model. @public */
+export type PlanPin = Partial<Pick<TransformPlan, 'returnName' | 'exhaustive'>> & {
+  readonly invert?: number | string;
+  readonly description?: string;
+};
+
+/** Samples plans and witness programs. @public */
+export interface WitnessSampler {
+  plan(task: Task, transformation: 'fwd-inv' | 'fwd-sinv', pin?: PlanPin): Promise<TransformPlan>;
+  programs(plan: TransformPlan, n: number): Promise<Candidate[]>;
+  /** Tokens spent (or replayed) since the sampler was made. */
+  tokens(): { prompt: number; completion: number };
+}
+
+interface Param {
+  readonly name: string;
+  readonly type: string;
+}
+
+/** Parameters and return type of a Python-style signature `(a: int, b: int) -> int`. @internal */
+export const parseSignature = (signature: string): { params: Param[]; returns: string } | null => {
+  const arrow = signature.lastIndexOf('->');
+  const open = signature.indexOf('(');
+  const close = arrow >= 0 ? signature.lastIndexOf(')', arrow) : signature.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const body = signature.slice(open + 1, close);
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const c of body) {
+    if ('([{'.includes(c)) depth++;
+    if (')]}'.includes(c)) depth--;
+    if (c === ',' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  if (cur.trim()) parts.push(cur);
+  const params = parts.map((p) => {
+    const [name, ...type] = p.split(':');
+    return { name: (name ?? '').trim(), type: type.join(':').trim() || 'object' };
+  });
+  return { params, returns: arrow >= 0 ? signature.slice(arrow + 2).trim() : 'object' };
+};
+
+/**
+ * The transformed signature, derived mechanically: `def plus_inv_a(sum_of_two_numbers: int, b: int) -> int`,
+ * `…_sinv_…(…) -> list[T]` or `-> tuple[bool, list[T]]` when fibers are not tractable.
+ * @public
+ */
+export const transformedSignature = (
+  entry: string,
+  signature: string,
+  kind: 'fwd-inv' | 'fwd-sinv',
+  invert: number,
+  returnName: string,
+  exhaustive: boolean | null,
+): { entry: string; signature: string } => {
+  const sig = parseSignature(signature);
+  if (!sig || !sig.params[invert]) {
+    throw new CrosscheckError(
+      'INVALID_TASK',
+      `triangulation sampler: cannot derive the ${kind} signature from ${JSON.stringify(signature)}; give the task a Python signature like (a: int, b: int) -> int.`,
+    );
+  }
+  const k = sig.params[invert] as Param;
+  const others = sig.params.filter((_, i) => i !== invert);
+  const name = `${entry}_${kind === 'fwd-inv' ? 'inv' : 'sinv'}_${k.name}`;
+  const ret =
+    kind === 'fwd-inv' ? k.type : exhaustive === false ? `tuple[bool, list[${k.type}]]` : `list[${k.type}]`;
+  const params = [`${returnName}: ${sig.returns}`, ...others.map((p) => `${p.name}: ${p.type}`)].join(', ');
+  return { entry: name, signature: `def ${name}(${params}) -> ${ret}` };
+};
+
+const ANSWER = /<answer>([\s\S]*?)<\/answer>/;
+
+const user = (content: string): ChatMessage[] => [{ role: 'user', content }];
+
+/** The decision and statement prompts, in our words (facts from the authors' prompts, design §2.2). @internal */
+export const PROMPTS = {
+  returnName: (sig: string, description: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nPick a descriptive Python snake_case name for the value this function returns. Reply with the name alone inside <answer></answer>.`,
+    ),
+  invert: (sig: string, description: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nWe will swap one input parameter for the function's output to get an inverse problem. Pick the single parameter whose inverse problem is the most natural and well-posed; skip parameters whose values follow readily from the other inputs. Reply with the parameter name alone inside <answer></answer>.`,
+    ),
+  tractable: (sig: string, description: string, param: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nFix the output and every input except ${param}. Is the set of values of ${param} that give this output always finite and small enough to list by a program? Reply <answer>Yes</answer> or <answer>No</answer>.`,
+    ),
+  statement: (
+    sig: string,
+    description: string,
+    target: string,
+    kind: 'fwd-inv' | 'fwd-sinv',
+    param: string,
+    ret: string,
+    exhaustive: boolean | null,
+  ) => {
+    const task =
+      kind === 'fwd-inv'
+        ? `It must return a value of ${param} for which the original function, called with that value and the other parameters unchanged, returns ${ret}. When several values qualify, any of them is a correct answer.`
+        : exhaustive === false
+          ? `It must return a pair (is_exhaustive, values): values lists values of ${param} for which the original function, called with that value and the other parameters unchanged, returns ${ret}. When the full set cannot be listed, return a representative part of it and set is_exhaustive to False; otherwise list every such value and set it to True.`
+          : `It must return a list of every value of ${param} for which the original function, called with that value and the other parameters unchanged, returns ${ret}; the list must miss none of them, and it is empty when there are none.`;
+    return user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nRewrite the problem so that it asks for the function ${target} instead. ${task}\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
+    );
+  },
+  code: (target: string, statement: string) =>
+    user(
+      `Write a Python function '${target}' that solves the problem below. Write only the function (and any imports or helpers it needs), print nothing, and put the code in one Markdown code block. For an invalid input whose handling the problem does not specify, raise ValueError('Invalid input').\n\n${statement}`,
+    ),
+} as const;
+
+/** Options of {@link triangulationSampler}. @public */
+export interface TriangulationSamplerOptions {
+  /** @defaultValue 1.0 (the paper's temperature) */
+  temperature?: number;
+  /** Extra samples tried when replies hold no program. @defaultValue 3 */
+  extraDraws?: number;
+}
+
+/**
+ * A witness sampler over an LLM client (FWD-INV and FWD-SINV). Decisions retry up to three fresh
+ * samples when a reply has no answer; a program reply without code draws the next sample index.
+ * @public
+ */
+export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = {}): WitnessSampler => {
+  const sampling = { temperature: o.temperature ?? 1.0 };
+  const start = llm.ledger.mark();
+  const decide = async (messages: ChatMessage[], what: string): Promise<string> => {
+    for (let sample = 0; sample < 3; sample++) {
+      const c = await llm.chat(
+        { messages, sampling, purpose: 'other', label: `triangulation: ${what}` },
+        { sample },
+      );
+      const m = ANSWER.exec(c.text);
+      if (m && (m[1] as string).trim() !== '') return (m[1] as string).trim();
+    }
+    throw new CrosscheckError(
+      'INVALID_INPUT',
+      `triangulation sampler: three replies to the ${what} prompt held no <answer>…</answer>; pin it in the plan instead.`,
+    );
+  };
+  return {
+    plan: async (task, kind, pin = {}) => {
+      const sig = task.signature;
+      const entry = task.entry ?? task.name;
+      const description = task.description ?? '';
+      if (!sig) {
+        throw new CrosscheckError(
+          'INVALID_TASK',
+          `triangulation sampler: task ${JSON.stringify(task.name)} has no signature; the transformed signature is derived from it.`,
+        );
+      }
+      const parsed = parseSignature(sig);
+      if (!parsed)
+        throw new CrosscheckError(
+          'INVALID_TASK',
+          `triangulation sampler: cannot parse the signature ${JSON.stringify(sig)}.`,
+        );
+      const names = parsed.params.map((p) => p.name);
+      const full = `def ${entry}${sig.startsWith('(') ? sig : sig.slice(sig.indexOf('('))}`;
+      const returnName =
+        pin.returnName ?? (await decide(PROMPTS.returnName(full, description), 'return name'));
+      let invertName: string;
+      if (pin.invert !== undefined)
+        invertName = typeof pin.invert === 'number' ? (names[pin.invert] ?? '') : pin.invert;
+      else if (names.length === 1) invertName = names[0] as string;
+      else invertName = await decide(PROMPTS.invert(full, description), 'inverted parameter');
+      const invert = names.indexOf(invertName);
+      if (invert < 0) {
+        throw new CrosscheckError(
+          'INVALID_INPUT',
+          `triangulation sampler: the inverted parameter ${JSON.stringify(invertName)} is not one of ${names.join(', ')}.`,
+        );
+      }
+      const exhaustive =
+        kind === 'fwd-inv'
+          ? null
+          : (pin.exhaustive ??
+            /^yes/i.test(await decide(PROMPTS.tractable(full, description, invertName), 'tractable fibers')));
+      const target = transformedSignature(entry, sig, kind, invert, returnName, exhaustive);
+      const statement =
+        pin.description ??
+        (await decide(
+          PROMPTS.statement(full, description, target.signature, kind, invertName, returnName, exhaustive),
+          'statement',
+        ));
+      return {
+        transformation: kind,
+        invert,
+        invertName,
+        returnName,
+        exhaustive,
+        problem: {
+          role: kind === 'fwd-inv' ? 'inverse' : 'set-valued-inverse',
+          signature: target.signature,
+          entry: target.entry,
+          description: statement,
+          language: 'python',
+        },
+      };
+    },
+    programs: async (plan, n) => {
+      const messages = PROMPTS.code(plan.problem.signature, plan.problem.description);
+      const out: Candidate[] = [];
+      const limit = n + (o.extraDraws ?? 3);
+      for (let sample = 0; sample < limit && out.length < n; sample++) {
+        const c = await llm.chat(
+          { messages, sampling, purpose: 'codegen', label: 'triangulation: witness' },
+          { sample },
+        );
+        const code = extractCode(c.text, 'python', plan.problem.entry);
+        // A reply that defines no such function is skipped: the next sample index stands in.
+        if (!new RegExp(`\\bdef\\s+${plan.problem.entry}\\b`).test(code)) continue;
+        out.push(
+          fromSources(
+            [
+              {
+                source: c.text,
+                label: `${llm.model}:${plan.problem.entry}#${sample}`,
+                tags: { model: llm.model, sample },
+              },
+            ],
+            {
+              language: 'python',
+              entry: plan.problem.entry,
+            },
+          )[0] as Candidate,
+        );
+      }
+      return out;
+    },
+    tokens: () => {
+      const t = llm.ledger.totals(llm.ledger.since(start));
+      return {
+        prompt: t.live.prompt + t.replayed.prompt,
+        completion: t.live.completion + t.replayed.completion,
+      };
+    },
+  };
+};

@@ -5,6 +5,7 @@ import { isCrosscheckError } from '../errors/index.ts';
 import { BENCH_USAGE, runBenchCommand } from './bench.ts';
 import { runReviewBenchCommand } from './bench-review.ts';
 import { REPORT_USAGE, reportCommand } from './report.ts';
+import { runSampleCommand } from './sample.ts';
 
 const USAGE = `Usage: crosscheck <command>
 
@@ -15,6 +16,7 @@ Commands:
   report   render saved reports, or merge shard reports (crosscheck report --help)
   bench    measure models on a dataset directory without oracles (crosscheck bench --help)
            bench review: grounded review against references (crosscheck bench review --help)
+  sample   draw n samples per task from a model into a bench-format directory (crosscheck sample --help)
 `;
 
 /**
@@ -49,6 +51,7 @@ const main = (argv: readonly string[]): number | Promise<number> => {
   if (command === 'report') return reportCommand(rest);
   if (command === 'bench' && rest[0] === 'review') return runReviewBenchCommand(rest.slice(1));
   if (command === 'bench') return runBenchCommand(rest);
+  if (command === 'sample') return runSampleCommand(rest);
   process.stderr.write(
     `crosscheck: unknown command ${JSON.stringify(command)}; run \`crosscheck --help\`.\n`,
   );

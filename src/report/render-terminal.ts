@@ -17,6 +17,7 @@ import {
   unknownCell,
   unknownSuiteText,
 } from './format.ts';
+import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport, RunInfo } from './report.ts';
 import type { CheckRow, Summary } from './summary.ts';
@@ -84,6 +85,9 @@ const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): strin
         ? [{ header: 'unknown', cells: rows.map(unknownCell), paint: (s: string) => c.yellow(s) }]
         : []),
       { header: 'classes', cells: rows.map((r) => classesText(r.classes, r.m)), drop: 5 },
+      ...(rows.some((r) => r.llm)
+        ? [{ header: 'tokens', cells: rows.map((r) => checkLlmText(r.llm) ?? GLYPHS.none), drop: 7 }]
+        : []),
       {
         header: 'time',
         // Left-aligned: a slow check does not shift the other rows (and tests can mask timings).
@@ -205,6 +209,10 @@ export const renderTerminal = (report: CrosscheckReport, options: TerminalOption
   lines.push('', ...checksTable(summary.rows, width, c), '', ...suiteLines(summary, width, c));
   const models = modelLines(summary, width, c);
   if (models.length) lines.push('', ...models);
+  if (summary.llm) {
+    const [first, ...rest] = llmSummaryLines(summary.llm);
+    lines.push('', `  ${c.bold('LLM')}  ${first}`, ...rest.map((l) => `       ${l}`));
+  }
   return `\n${lines.join('\n')}\n`;
 };
 

@@ -1,6 +1,7 @@
 import type { CandidateTags } from '../candidates/index.ts';
 import type { IsolationUsed } from '../exec/isolation/index.ts';
 import { averageRanks, spearman } from '../stats/index.ts';
+import { type LlmRecord, type LlmSummary, llmSummary } from './llm.ts';
 import type { ClassRecord, CrosscheckRecord, EstimateRecord, RecordKind, WitnessRecord } from './record.ts';
 
 /**
@@ -57,6 +58,8 @@ export interface CheckRow {
   readonly unknownPolicy: string | null;
   /** Why the evidence supported no verdict, or null. */
   readonly inconclusive: string | null;
+  /** Tokens and cost of the model calls behind its candidates; null when none came from a model. */
+  readonly llm?: LlmRecord | null;
 }
 
 /**
@@ -151,6 +154,8 @@ export interface Summary {
   readonly suite: SuiteFigures;
   readonly points: readonly TaskPoint[];
   readonly ranking: ModelRanking;
+  /** Tokens and cost per model and for the suite, each call once; null when no check used a model. */
+  readonly llm?: LlmSummary | null;
   /** Grounded reviews of the suite; absent when there was none. */
   readonly reviews?: ReviewSummary;
 }
@@ -248,6 +253,7 @@ const SIGNALS = {
 
 /** One row of the summary table for one record. @public */
 export const checkRow = (r: CrosscheckRecord): CheckRow => ({
+  llm: r.llm ?? null,
   file: r.test.file,
   test: r.test.name,
   matcher: r.test.matcher,
@@ -432,6 +438,7 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
     },
     points,
     ranking: modelRanking(points),
+    llm: llmSummary(records),
     // Only suites with reviews carry the field, so other reports keep their exact shape.
     ...reviewsField(records),
   };

@@ -1,5 +1,5 @@
 import { type Candidate, fromFunctions, isCandidate } from '../src/candidates/index.ts';
-import { reviewRecord } from '../src/report/index.ts';
+import { type LlmRecord, llmRecord, llmTotals, MAX_RECORD_CALLS, reviewRecord } from '../src/report/index.ts';
 import {
   type PoolReview,
   type Review,
@@ -173,19 +173,21 @@ export async function toPassGroundedReview(
     : r.verdict === 'reject';
   const pass = isNot ? !clearReject : everyAccepted;
   const all = poolReview ? poolReview.classes.map((c) => c.review) : [r];
-  const tokens = all
-    .map((x) => reviewTokens(x.llm))
-    .reduce((a, b) => ({
-      prompt: a.prompt + b.prompt,
-      completion: a.completion + b.completion,
-      costUsd: a.costUsd === null && b.costUsd === null ? null : (a.costUsd ?? 0) + (b.costUsd ?? 0),
-    }));
+  // The calls behind the check: the candidates' own provenance, then every review call.
+  const candidateCalls = llmRecord((pool ?? [one]) as Candidate[])?.calls ?? [];
+  const calls = [...candidateCalls, ...all.flatMap((x) => x.llm.calls)];
+  const llm: LlmRecord = {
+    calls: calls.slice(0, MAX_RECORD_CALLS),
+    truncated: Math.max(0, calls.length - MAX_RECORD_CALLS),
+    ...llmTotals(calls),
+  };
   const inconclusive = all.find((x) => x.verdict === 'inconclusive');
   const record = reviewRecord(
     {
       test: testIdentity(this, NAME),
       pass: pass !== isNot,
       tags: (pool ?? [one]).map((c) => (c as Candidate).tags),
+      llm,
     },
     {
       task: task.name,
@@ -198,7 +200,6 @@ export async function toPassGroundedReview(
       timings: { durationMs: all.reduce((s, x) => s + x.durationMs, 0) },
       isolation: null,
       inconclusive: inconclusive ? received(inconclusive) : null,
-      tokens,
     },
     reviewData(r, null, poolReview),
   );

@@ -425,9 +425,11 @@ export const coherenceRecord = (
 /** Record of a grounded review. @public */
 export const reviewRecord = (
   ctx: RecordContext,
-  fields: Pick<
-    RecordBase<'review'>,
-    'task' | 'seed' | 'm' | 'n' | 'classes' | 'timings' | 'isolation' | 'inconclusive' | 'tokens'
+  fields: Partial<
+    Pick<
+      RecordBase<'review'>,
+      'task' | 'seed' | 'm' | 'n' | 'classes' | 'timings' | 'isolation' | 'inconclusive' | 'tokens'
+    >
   >,
   data: ReviewData,
 ): RecordBase<'review'> => base('review', ctx, fields, data);

@@ -199,22 +199,3 @@ export const reaskMessages = (
         : `Your reply could not be read: ${problem}. Reply again with only the \`\`\`json block in the requested form.`,
   },
 ];
-
-/** Zero-shot chain-of-thought baseline: the specification and the code (benchmark only). */
-export const zeroShotPrompt = (spec: SpecView, code: string, language: string): ReviewMessage[] => [
-  {
-    role: 'system',
-    content: 'You decide whether a program conforms to its specification.',
-  },
-  {
-    role: 'user',
-    content: [
-      header(spec),
-      '',
-      `Program (${language}):`,
-      `<<<CODE\n${code}\nCODE>>>`,
-      '',
-      `Does the program conform to the specification on every valid input? Think step by step, then ${VERDICT_INSTRUCTION}`,
-    ].join('\n'),
-  },
-];

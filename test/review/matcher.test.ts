@@ -4,7 +4,7 @@ import { toPassGroundedReview } from '../../matchers/index.ts';
 import { closeSandboxPools } from '../../src/exec/index.ts';
 import { candidates, defineTask } from '../../src/index.ts';
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
-import { parseRecord, serializeRecord, summarize } from '../../src/report/index.ts';
+import { llmSummary, parseRecord, serializeRecord, summarize } from '../../src/report/index.ts';
 import { context } from '../matchers/context.ts';
 import { block, CORRECT, client, generatorRules, INCORRECT, tempCache } from './helpers.ts';
 
@@ -135,6 +135,14 @@ describe('toPassGroundedReview', () => {
       (record.data.usage.live.prompt + 2 * record.data.usage.live.completion) / 1e6,
       12,
     );
+    // The calls go into record.llm, which the reporters total per model and suite, each call once.
+    expect(record.llm?.calls.map((c) => c.purpose).sort()).toEqual(
+      server
+        .completions()
+        .map((q) => q.purpose)
+        .sort(),
+    );
+    expect(llmSummary([record, record])?.live.calls).toBe(calls);
     // ...and the suite summary: tokens, calls and spend over every review record.
     const summary = summarize([record, record]);
     expect(summary.reviews).toMatchObject({

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeSandboxPools } from '../../src/exec/index.ts';
 import { candidates, defineTask } from '../../src/index.ts';
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
-import { review } from '../../src/review/index.ts';
+import { review, reviewStability } from '../../src/review/index.ts';
 import { block, CORRECT, client, generatorRules, INCORRECT, tempCache } from './helpers.ts';
 
 const median = defineTask({
@@ -226,5 +226,20 @@ describe('review through a scripted loopback server', () => {
     await expect(review(median, good!, {})).rejects.toThrow(/`llm` must be an LLM client.*createLlm/);
     await expect(review(median, 'code' as never, { llm })).rejects.toThrow(/expected a candidate/);
     expect(server.completions()).toHaveLength(0);
+  });
+
+  it('should rerun with distinct sample indices for stability, so a judge that changes its mind is seen', async () => {
+    // Rerun 1's judge answers differ; a warm cache would have replayed rerun 0 instead.
+    server = await startScriptedLlmServer({
+      rules: [
+        { match: { purpose: 'judge', sample: 1 }, reply: INCORRECT('Changed my mind.') },
+        ...generatorRules(['odd length', 'even length', 'repeated values'], scripts, oracle),
+      ],
+    });
+    const s = await reviewStability(median, good!, { llm: client(server.url, cache.dir), runs: 3 });
+    expect(s.verdicts).toEqual(['accept', 'reject', 'accept']);
+    expect(s.stable).toBe(false);
+    expect(s.reviews.map((r) => r.seed)).toEqual([0, 1, 2]);
+    expect([...new Set(server.completions().map((q) => q.sample))].sort()).toEqual([0, 1, 2]);
   });
 });

@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from '@jest/globals';
-import { type CrosscheckRecord, serializeRecord } from '../src/report/index.ts';
+import { type CrosscheckRecord, serializeRecord, setRecordSink } from '../src/report/index.ts';
 import { withRecords } from './host.ts';
 import type { CrosscheckMatchers } from './types.ts';
 
@@ -41,5 +41,14 @@ const deliver = (record: CrosscheckRecord): void => {
 };
 
 expect.extend(withRecords((_context, record) => deliver(record)) as never);
+
+// Records written outside a matcher (fast-check bridge runs) take the same way.
+setRecordSink({
+  currentTest: () => {
+    const state = expect.getState();
+    return { file: state.testPath ?? null, name: state.currentTestName ?? null };
+  },
+  deliver,
+});
 
 export type { CrosscheckMatchers } from './types.ts';

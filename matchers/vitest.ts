@@ -3,8 +3,8 @@
  * through `task.meta.crosscheck`, where reporters read it.
  * @packageDocumentation
  */
-import { expect } from 'vitest';
-import type { CrosscheckRecord } from '../src/report/index.ts';
+import { expect, TestRunner } from 'vitest';
+import { type CrosscheckRecord, setRecordSink } from '../src/report/index.ts';
 import { withRecords } from './host.ts';
 import type { CrosscheckMatchers } from './types.ts';
 
@@ -28,5 +28,19 @@ expect.extend(
     task.meta.crosscheck.push(record);
   }),
 );
+
+// Records written outside a matcher (fast-check bridge runs) go to the running test's meta too.
+setRecordSink({
+  currentTest: () => {
+    const state = expect.getState();
+    return { file: state.testPath ?? null, name: state.currentTestName ?? null };
+  },
+  deliver: (record) => {
+    const test = TestRunner.getCurrentTest() as { meta: { crosscheck?: CrosscheckRecord[] } } | undefined;
+    if (!test) return;
+    test.meta.crosscheck ??= [];
+    test.meta.crosscheck.push(record);
+  },
+});
 
 export type { CrosscheckMatchers } from './types.ts';

@@ -19,8 +19,15 @@ import { outcomeDigest } from '../exec/output-budget.ts';
 import { type RunOptions, run } from '../exec/run.ts';
 import { type Args, type Gen, isGen } from '../inputs/gen-contract.ts';
 import { LOAD_FAILURES, relate, toCell } from '../measure/cells.ts';
+import type { CrosscheckRecord } from '../report/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { type Comparator, comparator, type Equality, toWire } from '../values/index.ts';
+import { type BridgeInfo, installRecorder, noteEvaluation, noteStart } from './record.ts';
+
+export { recordPropertyRuns } from './record.ts';
+
+// Every fc.assert / fc.check / test.prop run of a bridge property writes a `property` record.
+installRecorder();
 
 /** Options of {@link coherenceProperty}. @public */
 export interface CoherenceOptions<A extends Args = Args> {
@@ -56,6 +63,11 @@ export interface CoherenceProperty<A extends Args = Args> extends fc.IAsyncPrope
   readonly assertCoherent: (args: A) => Promise<void>;
   /** Runs the candidates on one input: the disagreement, or null when they all agree (or it is skipped). */
   readonly findDisagreement: (args: A) => Promise<Disagreement<A> | null>;
+  /**
+   * The `property` records of this property's fast-check runs in this process, oldest first
+   * (the reporters receive them through the host entry, `crosscheck/vitest` or `crosscheck/jest`).
+   */
+  readonly records: readonly CrosscheckRecord[];
 }
 
 const WHERE = 'coherenceProperty(task, candidates, options)';
@@ -143,8 +155,18 @@ export const coherenceProperty = <A extends Args = Args>(
   const compare = comparator(options.equality ?? defaultEquality(task, candidates));
   const validOnly = options.validOnly ?? true;
   const gen = isGen(options.inputs) ? options.inputs : isGen(task.inputs) ? task.inputs : null;
+  const bridge: BridgeInfo = {
+    property: 'coherenceProperty',
+    task: task.name,
+    candidates,
+    gen:
+      gen?.description ??
+      (Array.isArray(options.inputs ?? task.inputs) ? 'a fixed list of inputs' : 'a fast-check arbitrary'),
+    records: [],
+  };
 
   const evaluate = async (args: A): Promise<Disagreement<A> | 'skip' | null> => {
+    noteStart(bridge);
     if (validOnly && gen?.accepts && !(await gen.accepts(args))) return 'skip';
     const matrix = await run(task, candidates, [args], options.run);
     if (validOnly && matrix.reference && matrix.reference.outcomes[0]?.kind !== 'value') return 'skip';
@@ -155,6 +177,14 @@ export const coherenceProperty = <A extends Args = Args>(
       const home = classes.find((c) => outcomesAgree(c.outcome, o, compare));
       if (home) home.labels.push(label);
       else classes.push({ labels: [label], outcome: o });
+    });
+    noteEvaluation(bridge, {
+      args,
+      labels: matrix.candidates.map((c, i) => c?.label ?? `#${i}`),
+      outcomes,
+      reference: matrix.reference?.outcomes[0] ?? null,
+      isolation: matrix.isolation,
+      classes: classes.length < 2 ? null : classes,
     });
     if (classes.length < 2) return null;
     classes.sort((a, b) => b.labels.length - a.labels.length);
@@ -185,5 +215,6 @@ export const coherenceProperty = <A extends Args = Args>(
     arbitraries: [arbitrary] as [fc.Arbitrary<A>],
     assertCoherent,
     findDisagreement,
+    records: bridge.records,
   });
 };

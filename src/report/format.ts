@@ -1,5 +1,5 @@
 import { GLYPHS } from './figures.ts';
-import type { ClassRecord, EstimateRecord } from './record.ts';
+import type { ClassRecord, EstimateRecord, PropertyData } from './record.ts';
 import type { CheckRow, PacVerdict, SuiteFigures } from './summary.ts';
 
 /** Number formatting shared by the renderers, so every format shows the same figures. */
@@ -66,6 +66,28 @@ export const isolationText = (s: SuiteFigures): string => {
   return kinds.map((k) => `${ISOLATION_TEXT[k]}: ${s.isolation[k]} checks`).join(', ');
 };
 
+/**
+ * How many tasks a suite covers, as every renderer says it. `suite.tasks` counts (task, model)
+ * pairs, so a task two models did counts twice; the headline names distinct tasks and adds the
+ * pairs only when they differ. One function, so the terminal, Markdown and HTML cannot disagree.
+ */
+export const taskCountText = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks'>): string =>
+  `${s.distinctTasks} task${s.distinctTasks === 1 ? '' : 's'}${s.tasks === s.distinctTasks ? '' : ` (${pairsText(s.tasks)})`}`;
+
+/** `6 task × model pairs` (or `1 task × model pair`). */
+export const pairsText = (k: number): string => `${k} task × model pair${k === 1 ? '' : 's'}`;
+
+/**
+ * The unit of figures counted per (task, model) pair, such as flagged tasks or tasks with
+ * references: `tasks` when every task had one model, `task × model pairs` otherwise.
+ */
+export const pointUnit = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks'>, k: number): string =>
+  s.tasks === s.distinctTasks ? `task${k === 1 ? '' : 's'}` : `task × model pair${k === 1 ? '' : 's'}`;
+
+/** `2 flagged`, or `2 pairs flagged` when flags count (task, model) pairs. */
+export const flaggedText = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks' | 'flaggedTasks'>): string =>
+  `${s.flaggedTasks} ${s.tasks === s.distinctTasks ? '' : `pair${s.flaggedTasks === 1 ? '' : 's'} `}flagged`;
+
 /** Milliseconds, rounded. Tests mask these. */
 export const ms = (d: number): string => `${Math.round(d)}ms`;
 
@@ -98,3 +120,31 @@ export const rhoStrength = (r: number | null): string => {
     a >= 0.9 ? 'very strong' : a >= 0.7 ? 'strong' : a >= 0.4 ? 'moderate' : a >= 0.1 ? 'weak' : 'negligible';
   return `${strength}${r < 0 ? ', negative' : ''}`;
 };
+
+/** What a fast-check property run's rows say for its inputs; shown beside every property table. */
+export const PROPERTY_NOTE =
+  'fast-check runs: inputs are biased toward small and edge values and then shrunk, so a property that held gives no error bound and no PAC certificate; these runs count in no incoherence, error or detection figure.';
+
+/** How a property run ended: `held`, `falsified (3 shrinks)`, `too many skips (120 skipped)`. */
+export const propertyOutcomeText = (p: PropertyData): string => {
+  switch (p.outcome) {
+    case 'held':
+      return 'held';
+    case 'falsified':
+      return `falsified (${p.shrinks} shrink${p.shrinks === 1 ? '' : 's'})`;
+    case 'too-many-skips':
+      return `too many skips (${p.skips} skipped)`;
+    case 'interrupted':
+      return 'interrupted';
+  }
+};
+
+/** Runs done, and asked for when fewer: `50`, `12 of 100`. */
+export const propertyRunsText = (p: PropertyData): string =>
+  p.runsRequested !== null && p.runsRequested !== p.runs ? `${p.runs} of ${p.runsRequested}` : String(p.runs);
+
+/** What replays the run: `{ seed: 7, path: "11:0", endOnFailure: true }`, or the seed alone. */
+export const replayText = (p: PropertyData): string =>
+  p.path === null
+    ? `{ seed: ${p.seed} }`
+    : `{ seed: ${p.seed}, path: ${JSON.stringify(p.path)}, endOnFailure: true }`;

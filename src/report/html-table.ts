@@ -44,36 +44,39 @@ interface Row {
   } | null;
 }
 
+// Property runs have a table of their own (render-html.ts).
 const rowsOf = (summary: Summary): Row[] =>
-  summary.rows.map((r) => ({
-    v: r.verdict,
-    f: r.disagreement === true,
-    t: r.task ?? r.test ?? GLYPHS.none,
-    mo: r.model ?? GLYPHS.none,
-    te: r.test ?? '',
-    fi: r.file ?? '',
-    c: checkName(r),
-    m: r.m,
-    n: r.n,
-    i: estimate(r.incoherence),
-    iv: r.incoherence?.estimate ?? null,
-    e: errorCell(r),
-    ev: r.error?.estimate ?? null,
-    p: pacText(r.pac),
-    r: r.spearman === null ? null : Number(num(r.spearman, 2)),
-    cl: classesText(r.classes, r.m),
-    u: (r.unknownCells ?? 0) > 0 || r.inconclusive !== null ? unknownCell(r) : null,
-    s: r.seed,
-    w: r.witnessDetail
-      ? {
-          input: r.witnessDetail.input,
-          original: r.witnessDetail.original,
-          reason: r.witnessDetail.reason,
-          outputs: r.witnessDetail.outputs.map((o) => ({ labels: o.labels, outcome: o.outcome })),
-          reference: r.witnessDetail.reference,
-        }
-      : null,
-  }));
+  summary.rows
+    .filter((r) => r.kind !== 'property')
+    .map((r) => ({
+      v: r.verdict,
+      f: r.disagreement === true,
+      t: r.task ?? r.test ?? GLYPHS.none,
+      mo: r.model ?? GLYPHS.none,
+      te: r.test ?? '',
+      fi: r.file ?? '',
+      c: checkName(r),
+      m: r.m,
+      n: r.n,
+      i: estimate(r.incoherence),
+      iv: r.incoherence?.estimate ?? null,
+      e: errorCell(r),
+      ev: r.error?.estimate ?? null,
+      p: pacText(r.pac),
+      r: r.spearman === null ? null : Number(num(r.spearman, 2)),
+      cl: classesText(r.classes, r.m),
+      u: (r.unknownCells ?? 0) > 0 || r.inconclusive !== null ? unknownCell(r) : null,
+      s: r.seed,
+      w: r.witnessDetail
+        ? {
+            input: r.witnessDetail.input,
+            original: r.witnessDetail.original,
+            reason: r.witnessDetail.reason,
+            outputs: r.witnessDetail.outputs.map((o) => ({ labels: o.labels, outcome: o.outcome })),
+            reference: r.witnessDetail.reference,
+          }
+        : null,
+    }));
 
 /** JSON safe inside `<script>`: no `</script>`, no `<!--`, no line separators that end a string. */
 const scriptJson = (value: unknown): string =>

@@ -29,7 +29,11 @@ export {
   type EstimateRecord,
   errorRecord,
   type JsonValue,
+  type PropertyCandidateRecord,
+  type PropertyData,
+  type PropertyOutcome,
   parseRecord,
+  propertyRecord,
   type RankingData,
   RECORD_KINDS,
   RECORD_SCHEMA,
@@ -59,6 +63,7 @@ export {
   relativeToRoot,
   type ShardInfo,
 } from './report.ts';
+export { type RecordSink, recordSink, setRecordSink } from './sink.ts';
 export {
   type CheckRow,
   checkRow,

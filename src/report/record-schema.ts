@@ -109,6 +109,23 @@ const DATA: Readonly<Record<string, Check>> = {
     received: arrayOf(num),
     expected: arrayOf(num),
   }),
+  property: obj({
+    property: str,
+    biased: oneOf(true),
+    outcome: oneOf('held', 'falsified', 'too-many-skips', 'interrupted'),
+    seed: num,
+    path: nullable(str),
+    runsRequested: nullable(count),
+    runs: count,
+    skips: count,
+    shrinks: count,
+    inputsRun: count,
+    counterexample: nullable(str),
+    failure: nullable(str),
+    candidates: arrayOf(
+      obj({ label: str, value: count, invalid: count, error: count, timeout: count, crash: count }),
+    ),
+  }),
   triangulation: recordOf(any),
   review: recordOf(any),
 };

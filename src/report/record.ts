@@ -116,12 +116,61 @@ export interface RankingData {
   readonly expected: readonly number[];
 }
 
+/** How a fast-check property run ended. @public */
+export type PropertyOutcome = 'held' | 'falsified' | 'too-many-skips' | 'interrupted';
+
+/** What each candidate returned over the inputs a property run gave it. @public */
+export interface PropertyCandidateRecord {
+  readonly label: string;
+  readonly value: number;
+  readonly invalid: number;
+  readonly error: number;
+  readonly timeout: number;
+  readonly crash: number;
+}
+
+/**
+ * Payload of a `property` record: one run of a fast-check bridge property (`coherenceProperty`)
+ * under `fc.assert`, `fc.check`, `@fast-check/vitest` or `@fast-check/jest`. It says what ran and
+ * how it ended, nothing more: fast-check draws biased inputs (small values and edge cases
+ * first) and shrinks, so a run that held supports no error bound and no PAC certificate, and
+ * the reporters keep these records out of every incoherence, error and detection figure.
+ * @public
+ */
+export interface PropertyData {
+  /** The bridge function that built the property, e.g. `coherenceProperty`. */
+  readonly property: string;
+  /** Always true: the inputs were fast-check's biased draws, so no bound follows from a run. */
+  readonly biased: true;
+  readonly outcome: PropertyOutcome;
+  /** fast-check's seed of the run (also the record's `seed`). */
+  readonly seed: number;
+  /** fast-check's path to the counterexample; replay with `{ seed, path, endOnFailure: true }`. */
+  readonly path: string | null;
+  /** Runs asked for (fast-check's `numRuns`), when known. */
+  readonly runsRequested: number | null;
+  /** Runs done; on failure, up to and including the first failing one. */
+  readonly runs: number;
+  /** Inputs skipped as invalid (`fc.pre`), before the first failure. */
+  readonly skips: number;
+  readonly shrinks: number;
+  /** Inputs the candidates ran on, shrinking included. */
+  readonly inputsRun: number;
+  /** The counterexample as fast-check prints it (`fc.stringify`), or null. */
+  readonly counterexample: string | null;
+  /** Why the run failed, as the property threw it (first lines), or null. */
+  readonly failure: string | null;
+  /** Per candidate, its outcomes over the inputs run. */
+  readonly candidates: readonly PropertyCandidateRecord[];
+}
+
 /** Payload of each record kind. Triangulation and review are owned by their modules. @public */
 export interface RecordData {
   coherence: CoherenceData;
   error: ErrorData;
   detection: DetectionData;
   ranking: RankingData;
+  property: PropertyData;
   triangulation: { readonly [key: string]: JsonValue };
   review: { readonly [key: string]: JsonValue };
 }
@@ -137,6 +186,7 @@ export const RECORD_KINDS = {
   triangulation: 'semantic triangulation',
   review: 'grounded review',
   ranking: 'ranking agreement',
+  property: 'fast-check property run',
 } as const satisfies Record<RecordKind, string>;
 
 /** Which test wrote a record. @public */
@@ -378,6 +428,41 @@ export const rankingRecord = (
       received: [...r.received],
       expected: [...r.expected],
     },
+  );
+
+/**
+ * Record of one fast-check property run (see {@link PropertyData}). `witness` is the shrunk
+ * disagreement with each class's outcome on it, when the run found one.
+ * @public
+ */
+export const propertyRecord = (
+  fields: {
+    readonly task: string | null;
+    readonly m: number;
+    readonly gen: string | null;
+    readonly witness: WitnessRecord | null;
+    readonly durationMs: number;
+    readonly isolation: IsolationUsed | null;
+    readonly pool: string | null;
+  },
+  data: PropertyData,
+  ctx: RecordContext,
+): RecordBase<'property'> =>
+  base(
+    'property',
+    ctx,
+    {
+      task: fields.task,
+      seed: data.seed,
+      m: fields.m,
+      n: data.runs,
+      gen: fields.gen,
+      witness: fields.witness,
+      timings: { durationMs: fields.durationMs },
+      isolation: fields.isolation,
+      pool: fields.pool,
+    },
+    data,
   );
 
 /** One JSON line (no trailing newline). @public */

@@ -1,5 +1,18 @@
 import { GLYPHS } from './figures.ts';
-import { isolationText, num, pct, ratio, rhoStrength, unknownSuiteText } from './format.ts';
+import {
+  isolationText,
+  num,
+  PROPERTY_NOTE,
+  pct,
+  pointUnit,
+  propertyOutcomeText,
+  propertyRunsText,
+  ratio,
+  replayText,
+  rhoStrength,
+  taskCountText,
+  unknownSuiteText,
+} from './format.ts';
 import { checksSection, TABLE_STYLE } from './html-table.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport } from './report.ts';
@@ -125,11 +138,8 @@ const suiteCards = (summary: Summary): string => {
   const cards = [
     card(String(s.checks), 'checks'),
     card(String(s.failedChecks), 'failed'),
-    card(
-      String(s.distinctTasks),
-      s.tasks === s.distinctTasks ? 'tasks' : `tasks (${s.tasks} task × model pairs)`,
-    ),
-    card(String(s.flaggedTasks), s.tasks === s.distinctTasks ? 'flagged tasks' : 'flagged pairs'),
+    card(String(s.distinctTasks), taskCountText(s).replace(/^\d+ /, '')),
+    card(String(s.flaggedTasks), `flagged ${pointUnit(s, s.flaggedTasks)}`),
     card(num(s.meanIncoherence), 'mean incoherence'),
     card(num(s.meanErrorLowerBound), 'mean error lower bound'),
     card(isolationText(s), 'isolation'),
@@ -140,10 +150,7 @@ const suiteCards = (summary: Summary): string => {
   const r = s.references;
   if (r) {
     cards.push(
-      card(
-        num(r.meanError),
-        `mean error (${r.tasks} ${s.tasks === s.distinctTasks ? 'tasks' : 'pairs'} with references)`,
-      ),
+      card(num(r.meanError), `mean error (${r.tasks} ${pointUnit(s, r.tasks)} with references)`),
       card(pct(r.detectionRate), 'detection rate'),
       card(String(r.falsePositives), 'false positives'),
       card(num(r.undetectedMeanError), 'undetected mean error'),
@@ -174,6 +181,41 @@ const modelsTable = (summary: Summary): string => {
   )}<p>Spearman (coherent share, correct share): ${e(num(summary.ranking.spearman, 2))} (${e(rhoStrength(summary.ranking.spearman))}). Rank 1 is best.</p>`;
 };
 
+/** Most property runs drawn as rows; the JSON report keeps every one. */
+const MAX_PROPERTY_ROWS = 1000;
+
+/** fast-check property runs: a table of their own, each counterexample and witness as text. */
+const propertySection = (summary: Summary): string => {
+  const rows = summary.rows.filter((r) => r.kind === 'property');
+  if (rows.length === 0) return '';
+  const shown = rows.slice(0, MAX_PROPERTY_ROWS);
+  const body = shown.map((r) => {
+    const p = r.property as NonNullable<typeof r.property>;
+    const w = r.witnessDetail;
+    const witness = w
+      ? [`input ${w.input}${w.original !== w.input ? ` (shrunk from ${w.original})` : ''}`]
+          .concat(w.outputs.map((o) => `${o.labels.join(', ')} → ${o.outcome}`))
+          .concat(w.reference === null ? [] : [`reference → ${w.reference}`])
+      : [];
+    return [
+      `<span class="${r.verdict}">${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail}</span>`,
+      e(r.task ?? GLYPHS.none),
+      e(r.model ?? GLYPHS.none),
+      e(r.test ?? GLYPHS.none),
+      e(p.property),
+      e(propertyRunsText(p)),
+      e(propertyOutcomeText(p)),
+      `<code>${e(replayText(p))}</code>`,
+      `<code>${e(p.counterexample ?? GLYPHS.none)}</code>${witness.map((x) => `<br><code>${e(x)}</code>`).join('')}`,
+    ];
+  });
+  return `<h2 id="properties">Property runs (fast-check)</h2><p class="meta">${e(PROPERTY_NOTE)}</p><div class="scroll">${htmlTable(
+    ['', 'task', 'model', 'test', 'property', 'runs', 'result', 'replay', 'counterexample'],
+    body,
+    [5],
+  )}</div>${rows.length > shown.length ? `<p>${e(`… and ${rows.length - shown.length} more in the JSON report`)}</p>` : ''}`;
+};
+
 /**
  * The report as one self-contained HTML page (inline CSS, SVG and script; nothing fetched):
  * suite figures, the per-model table, error vs incoherence per task with the I = 2E line, the
@@ -186,16 +228,22 @@ export const renderHtml = (report: CrosscheckReport): string => {
   const { run, summary } = report;
   const missing = missingShards(run.shard);
   const shard = run.shard ? `, shards ${run.shard.indexes.join(', ')} of ${run.shard.count}` : '';
+  const measured = summary.rows.some((r) => r.kind !== 'property');
   const body =
     summary.rows.length === 0
       ? '<p>No crosscheck records in this run.</p>'
       : [
-          suiteCards(summary),
-          modelsTable(summary),
-          '<h2>Plots</h2>',
-          `<div class="plots">${errorVsIncoherence(summary)}${rankingPlot(summary)}${classPlot(summary)}</div>`,
-          '<h2>Checks</h2>',
-          checksSection(summary),
+          ...(measured
+            ? [
+                suiteCards(summary),
+                modelsTable(summary),
+                '<h2>Plots</h2>',
+                `<div class="plots">${errorVsIncoherence(summary)}${rankingPlot(summary)}${classPlot(summary)}</div>`,
+                '<h2>Checks</h2>',
+                checksSection(summary),
+              ]
+            : []),
+          propertySection(summary),
         ].join('\n');
   return `<!doctype html>
 <html lang="en">

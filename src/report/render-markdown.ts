@@ -4,13 +4,20 @@ import {
   classesText,
   errorCell,
   estimate,
+  flaggedText,
   hasUnknown,
   isolationText,
   num,
+  PROPERTY_NOTE,
   pacText,
   pct,
+  pointUnit,
+  propertyOutcomeText,
+  propertyRunsText,
   ratio,
+  replayText,
   rhoStrength,
+  taskCountText,
   unknownCell,
   unknownSuiteText,
 } from './format.ts';
@@ -51,23 +58,60 @@ const checks = (summary: Summary): string[] => {
       'classes',
       'seed',
     ],
-    summary.rows.map((r) => [
-      `${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail}${r.disagreement ? ` ${GLYPHS.flag}` : ''}`,
-      r.task ?? r.test ?? GLYPHS.none,
-      r.model ?? GLYPHS.none,
-      checkName(r),
-      r.m === null ? GLYPHS.none : String(r.m),
-      r.n === null ? GLYPHS.none : String(r.n),
-      estimate(r.incoherence),
-      errorCell(r),
-      pacText(r.pac),
-      r.spearman === null ? GLYPHS.none : num(r.spearman, 2),
-      ...(unknown ? [unknownCell(r)] : []),
-      classesText(r.classes, r.m),
-      r.seed === null ? GLYPHS.none : String(r.seed),
-    ]),
+    summary.rows
+      .filter((r) => r.kind !== 'property')
+      .map((r) => [
+        `${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail}${r.disagreement ? ` ${GLYPHS.flag}` : ''}`,
+        r.task ?? r.test ?? GLYPHS.none,
+        r.model ?? GLYPHS.none,
+        checkName(r),
+        r.m === null ? GLYPHS.none : String(r.m),
+        r.n === null ? GLYPHS.none : String(r.n),
+        estimate(r.incoherence),
+        errorCell(r),
+        pacText(r.pac),
+        r.spearman === null ? GLYPHS.none : num(r.spearman, 2),
+        ...(unknown ? [unknownCell(r)] : []),
+        classesText(r.classes, r.m),
+        r.seed === null ? GLYPHS.none : String(r.seed),
+      ]),
     [4, 5, 9, unknown ? 12 : 11],
   );
+};
+
+/** fast-check property runs, apart from the checks (a job summary has a size limit: at most 200). */
+const properties = (summary: Summary): string[] => {
+  const rows = summary.rows.filter((r) => r.kind === 'property');
+  if (rows.length === 0) return [];
+  const shown = rows.slice(0, 200);
+  return [
+    '',
+    '### Property runs (fast-check)',
+    '',
+    `_${PROPERTY_NOTE}_`,
+    '',
+    ...table(
+      ['', 'task', 'model', 'test', 'property', 'runs', 'result', 'replay', 'counterexample'],
+      shown.map((r) => {
+        const p = r.property as NonNullable<typeof r.property>;
+        return [
+          r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail,
+          r.task ?? GLYPHS.none,
+          r.model ?? GLYPHS.none,
+          r.test ?? GLYPHS.none,
+          p.property,
+          propertyRunsText(p),
+          propertyOutcomeText(p),
+          replayText(p),
+          p.counterexample ?? GLYPHS.none,
+        ];
+      }),
+      [5],
+    ),
+    ...(rows.length > shown.length
+      ? ['', `… and ${rows.length - shown.length} more in the JSON report`]
+      : []),
+  ];
 };
 
 const MAX_WITNESSES = 50;
@@ -99,10 +143,13 @@ const witnesses = (summary: Summary): string[] => {
   ];
 };
 
+/** Bolds the leading figure: `3 tasks` → `**3** tasks`. */
+const bold = (text: string): string => text.replace(/^(\d+)/, '**$1**');
+
 const suite = (summary: Summary): string[] => {
   const s = summary.suite;
   const lines = [
-    `- **${s.checks}** checks, **${s.failedChecks}** failed; **${s.distinctTasks}** tasks${s.tasks !== s.distinctTasks ? ` (${s.tasks} task × model pairs)` : ''}, **${s.flaggedTasks}** ${s.tasks !== s.distinctTasks ? 'pairs ' : ''}flagged (candidates disagree)`,
+    `- **${s.checks}** checks, **${s.failedChecks}** failed; ${bold(taskCountText(s))}, ${bold(flaggedText(s))} (candidates disagree)`,
     `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
     `- isolation: ${isolationText(s)}`,
     ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
@@ -111,7 +158,7 @@ const suite = (summary: Summary): string[] => {
   if (r) {
     lines.push(
       '',
-      `With references (${r.tasks} ${s.tasks === s.distinctTasks ? 'tasks' : 'task × model pairs'}):`,
+      `With references (${r.tasks} ${pointUnit(s, r.tasks)}):`,
       '',
       ...table(
         [
@@ -175,7 +222,9 @@ export const renderMarkdown = (report: CrosscheckReport): string => {
   if (missing.length) lines.push('', `> **Incomplete:** shards ${missing.join(', ')} are missing.`);
   if (summary.rows.length === 0)
     return `${[...lines, '', 'No crosscheck records in this run.'].join('\n')}\n`;
-  lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary), ...witnesses(summary));
+  const measured = summary.rows.some((r) => r.kind !== 'property');
+  if (measured) lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary));
+  lines.push(...properties(summary), ...witnesses(summary));
   const m = models(summary);
   if (m.length) lines.push('', ...m);
   return `${lines.join('\n')}\n`;

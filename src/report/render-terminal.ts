@@ -6,14 +6,20 @@ import {
   classesText,
   errorCell,
   estimate,
+  flaggedText,
   hasUnknown,
   isolationText,
   ms,
   num,
+  PROPERTY_NOTE,
   pacText,
   pct,
+  pointUnit,
+  propertyOutcomeText,
+  propertyRunsText,
   ratio,
   rhoStrength,
+  taskCountText,
   unknownCell,
   unknownSuiteText,
 } from './format.ts';
@@ -50,9 +56,16 @@ const headline = (report: CrosscheckReport, width: number, c: Colors): string[] 
   const parts: string[] = [
     `${s.checks} check${s.checks === 1 ? '' : 's'}`,
     s.failedChecks ? c.red(`${s.failedChecks} failed`) : c.green('0 failed'),
-    `${s.tasks} task${s.tasks === 1 ? '' : 's'}`,
-    s.flaggedTasks ? c.yellow(`${s.flaggedTasks} flagged`) : '0 flagged',
+    // A suite of property runs only has no tasks to count.
+    ...(s.checks > 0 && s.checks === s.properties.runs
+      ? []
+      : [taskCountText(s), s.flaggedTasks ? c.yellow(flaggedText(s)) : flaggedText(s)]),
   ];
+  const p = s.properties;
+  if (p.runs > 0) {
+    const runs = `${p.runs} property run${p.runs === 1 ? '' : 's'}`;
+    parts.push(p.failed ? c.red(`${runs} (${p.failed} failed)`) : runs);
+  }
   const last = parts.length - 1;
   parts[last] = `${parts[last]} ${c.dim(`(${runText(report.run)})`)}`;
   return flow(' crosscheck ', parts, width, (s) => c.bold(c.inverse(s)), ' ');
@@ -95,6 +108,49 @@ const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): strin
     width,
     c.bold,
   );
+
+/** fast-check property runs: apart from the checks, with what replays each. */
+const propertyLines = (rows: readonly CheckRow[], width: number, c: Colors): string[] => {
+  if (rows.length === 0) return [];
+  const data = rows.map((r) => r.property as NonNullable<CheckRow['property']>);
+  return [
+    `  ${c.bold('Properties')}`,
+    ...wrap(PROPERTY_NOTE, width - 4).map((line) => `    ${c.dim(line)}`),
+    ...renderTable(
+      [
+        {
+          header: ' ',
+          cells: rows.map((r) => (r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail)),
+          paint: (s, i) => (rows[i]?.verdict === 'pass' ? c.green(s) : c.red(s)),
+        },
+        { header: 'task', cells: rows.map((r) => r.task ?? r.test ?? GLYPHS.none), minWidth: 8 },
+        { header: 'model', cells: rows.map((r) => r.model ?? GLYPHS.none), minWidth: 6, drop: 1 },
+        { header: 'property', cells: data.map((p) => p.property), minWidth: 8, drop: 4 },
+        { header: 'runs', cells: data.map(propertyRunsText), align: 'right' },
+        { header: 'result', cells: data.map(propertyOutcomeText) },
+        { header: 'seed', cells: data.map((p) => String(p.seed)), align: 'right' },
+        // The replay path stays (cut if need be): with the seed it reruns the counterexample.
+        { header: 'path', cells: data.map((p) => p.path ?? GLYPHS.none), minWidth: 10 },
+        { header: 'counterexample', cells: data.map((p) => p.counterexample ?? GLYPHS.none), minWidth: 14 },
+      ],
+      width,
+      c.bold,
+    ),
+  ];
+};
+
+/** Words into lines of at most `width` characters (a longer word gets a line of its own). */
+const wrap = (text: string, width: number): string[] => {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return line === '' ? lines : [...lines, line];
+};
 
 // Colour codes take no columns; built from the char code to keep control characters out of a regex literal.
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
@@ -143,7 +199,7 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
   if (r) {
     lines.push(
       ...flow(
-        `With references (${r.tasks} task${r.tasks === 1 ? '' : 's'})`,
+        `With references (${r.tasks} ${pointUnit(s, r.tasks)})`,
         [
           `mean error ${num(r.meanError)}`,
           `detection rate ${pct(r.detectionRate)}`,
@@ -202,7 +258,16 @@ export const renderTerminal = (report: CrosscheckReport, options: TerminalOption
     lines.push('  No crosscheck records in this run.');
     return `${lines.join('\n')}\n`;
   }
-  lines.push('', ...checksTable(summary.rows, width, c), '', ...suiteLines(summary, width, c));
+  const measured = summary.rows.filter((r) => r.kind !== 'property');
+  if (measured.length > 0) {
+    lines.push('', ...checksTable(measured, width, c), '', ...suiteLines(summary, width, c));
+  }
+  const properties = propertyLines(
+    summary.rows.filter((r) => r.kind === 'property'),
+    width,
+    c,
+  );
+  if (properties.length) lines.push('', ...properties);
   const models = modelLines(summary, width, c);
   if (models.length) lines.push('', ...models);
   return `\n${lines.join('\n')}\n`;

@@ -1,7 +1,14 @@
 import type { CandidateTags } from '../candidates/index.ts';
 import type { IsolationUsed } from '../exec/isolation/index.ts';
 import { averageRanks, spearman } from '../stats/index.ts';
-import type { ClassRecord, CrosscheckRecord, EstimateRecord, RecordKind, WitnessRecord } from './record.ts';
+import type {
+  ClassRecord,
+  CrosscheckRecord,
+  EstimateRecord,
+  PropertyData,
+  RecordKind,
+  WitnessRecord,
+} from './record.ts';
 
 /**
  * Suite aggregation: records in, one summary out. Pure and order-independent (rows are sorted by
@@ -57,6 +64,11 @@ export interface CheckRow {
   readonly unknownPolicy: string | null;
   /** Why the evidence supported no verdict, or null. */
   readonly inconclusive: string | null;
+  /**
+   * A fast-check property run (kind `property`): what ran and how it ended. Null for other kinds.
+   * Such rows carry no incoherence, error or PAC signal and join no task point.
+   */
+  readonly property: PropertyData | null;
 }
 
 /**
@@ -119,6 +131,11 @@ export interface SuiteFigures {
   readonly inconclusiveChecks: number;
   /** Checks per isolation that ran (`os`, `process`, `none`; `unknown` for records without it). */
   readonly isolation: Readonly<Partial<Record<IsolationUsed | 'unknown', number>>>;
+  /**
+   * fast-check property runs: counted here and in `checks`/`failedChecks` only. Their inputs are
+   * biased, so they enter no task, flag, error-bound or detection figure.
+   */
+  readonly properties: { readonly runs: number; readonly failed: number };
 }
 
 /** One model in the ranking table (figure 1 of the incoherence paper). Rank 1 is best. @public */
@@ -198,6 +215,8 @@ const SIGNALS = {
     disagreement: null,
   }),
   review: () => ({ incoherence: null, error: null, errorLowerBound: null, pac: null, disagreement: null }),
+  // A falsified property is no disagreement signal: fast-check's biased, shrunk inputs estimate nothing.
+  property: () => ({ incoherence: null, error: null, errorLowerBound: null, pac: null, disagreement: null }),
 } satisfies {
   [K in RecordKind]: (
     r: Extract<CrosscheckRecord, { kind: K }>,
@@ -230,6 +249,7 @@ export const checkRow = (r: CrosscheckRecord): CheckRow => ({
   unknownByCandidate: r.unknown?.perCandidate ?? [],
   unknownPolicy: r.unknown?.policy ?? null,
   inconclusive: r.inconclusive ?? null,
+  property: r.kind === 'property' ? r.data : null,
 });
 
 const byText = (a: string | null, b: string | null): number =>
@@ -370,7 +390,10 @@ const isolationCounts = (rows: readonly CheckRow[]): SuiteFigures['isolation'] =
  */
 export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
   const rows = sortRecords(records).map(checkRow);
-  const points = taskPoints(rows);
+  // Property runs are results of their own (biased inputs): they make no task point.
+  const measured = rows.filter((r) => r.kind !== 'property');
+  const properties = rows.filter((r) => r.kind === 'property');
+  const points = taskPoints(measured);
   return {
     rows,
     suite: {
@@ -382,11 +405,15 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
       flaggedTasks: points.filter((p) => p.disagreement === true).length,
       meanIncoherence: mean(points.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]))),
       meanErrorLowerBound: mean(rows.flatMap((r) => (r.errorLowerBound === null ? [] : [r.errorLowerBound]))),
-      references: referenceFigures(taskPoints(rows, byPool)),
+      references: referenceFigures(taskPoints(measured, byPool)),
       unknownCells: rows.reduce((a, r) => a + (r.unknownCells ?? 0), 0),
       checksWithUnknown: rows.filter((r) => (r.unknownCells ?? 0) > 0).length,
       inconclusiveChecks: rows.filter((r) => r.inconclusive !== null).length,
       isolation: isolationCounts(rows),
+      properties: {
+        runs: properties.length,
+        failed: properties.filter((r) => r.verdict === 'fail').length,
+      },
     },
     points,
     ranking: modelRanking(points),

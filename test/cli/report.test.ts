@@ -39,7 +39,9 @@ describe('crosscheck report', () => {
     const json = run([file, '--format', 'json']);
     // Assert
     expect(terminal).toMatchObject({ code: 0 });
-    expect(terminal.out).toContain('crosscheck  10 checks · 2 failed · 9 tasks · 2 flagged (vitest)');
+    expect(terminal.out).toContain(
+      'crosscheck  10 checks · 2 failed · 3 tasks (9 task × model pairs) · 2 pairs flagged (vitest)',
+    );
     expect(markdown.out).toMatch(/^## crosscheck report\n/);
     expect(html.out).toBe(`crosscheck: wrote html report to ${join(work, 'all.html')}\n`);
     expect(readFileSync(join(work, 'all.html'), 'utf8')).toMatch(/^<!doctype html>/);
@@ -52,9 +54,11 @@ describe('crosscheck report', () => {
     const a = saved('a.json', records.slice(0, 4), { count: 2, indexes: [1] });
     const b = saved('b.json', records.slice(4), { count: 2, indexes: [2] });
     // Act
-    const { out } = run([a, b, '--no-color']);
+    const { out } = run([a, b, '--no-color', '--width', '140']);
     // Assert
-    expect(out).toContain('10 checks · 2 failed · 9 tasks · 2 flagged (vitest, shards 1, 2 of 2)');
+    expect(out).toContain(
+      '10 checks · 2 failed · 3 tasks (9 task × model pairs) · 2 pairs flagged (vitest, shards 1, 2 of 2)',
+    );
   });
 
   it('should name the option and the formats for an unknown format', () => {

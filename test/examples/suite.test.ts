@@ -42,7 +42,7 @@ describe('the example suite', () => {
     // Assert
     expect(run.stdout.indexOf('Tests  11 passed')).toBeLessThan(run.stdout.indexOf(' crosscheck '));
     expect(summaryText(run.stdout)).toMatchInlineSnapshot(`
-      "   crosscheck  11 checks · 0 failed · 6 tasks · 2 flagged (vitest)
+      "   crosscheck  11 checks · 0 failed · 3 tasks (6 task × model pairs) · 2 pairs flagged (vitest)
 
               task       model    m    n  Î ± ε          error          PAC
         ✓     median     model-a  3  300  0.000 ± 0.047  0.000 ± 0.047  —
@@ -58,7 +58,7 @@ describe('the example suite', () => {
         ✓     wordCount  model-b  3  300  0.000 ± 0.047  0.667 ± 0.081  —
 
         Suite  mean Î 0.148 · mean error lower bound 0.058 · isolation os (bubblewrap sandbox)
-        With references (4 tasks)  mean error 0.236 · detection rate 50% · false positives 0
+        With references (4 task × model pairs)  mean error 0.236 · detection rate 50% · false positives 0
           undetected mean error 0.222 · Spearman(error, Î) 0.27 (weak)
 
         Models (rank 1 = best)

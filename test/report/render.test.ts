@@ -20,7 +20,7 @@ describe('renderTerminal', () => {
     // Assert
     expect(text).toMatchInlineSnapshot(`
       "
-         crosscheck  10 checks · 2 failed · 9 tasks · 2 flagged (vitest)
+         crosscheck  10 checks · 2 failed · 3 tasks (9 task × model pairs) · 2 pairs flagged (vitest)
 
               task  model  check                   m    n  Î ± ε          error          PAC         classes  time
         ✓     max   alpha  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
@@ -35,8 +35,8 @@ describe('renderTerminal', () => {
         ✓     sort  gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
 
         Suite  mean Î 0.067 · mean error lower bound 0.022 · isolation os (bubblewrap sandbox)
-        With references (9 tasks)  mean error 0.156 · detection rate 67% · false positives 0 · undetected mean error 0.071
-          Spearman(error, Î) 0.71 (strong)
+        With references (9 task × model pairs)  mean error 0.156 · detection rate 67% · false positives 0
+          undetected mean error 0.071 · Spearman(error, Î) 0.71 (strong)
 
         Models (rank 1 = best)
         model  coherent    rank  correct     rank  mean Î  mean error
@@ -249,7 +249,7 @@ describe('reports keep the evidence', () => {
     // Act
     const md = renderMarkdown(createReport(records(), { framework: 'vitest', shard: null }));
     // Assert
-    expect(md).toContain('**2** tasks (4 task × model pairs), **1** pairs flagged');
+    expect(md).toContain('**2** tasks (4 task × model pairs), **1** pair flagged');
     expect(md).toContain('### Witnesses');
     expect(md).toContain(
       '- ✗ sum (a), toHaveIncoherenceBelow, seed 9: input `[[101]]` (candidates disagree)',
@@ -257,6 +257,27 @@ describe('reports keep the evidence', () => {
     expect(md).toContain('  - a#2 → `100`');
     expect(md).toContain('  - reference → `101`');
     expect(md).toMatch(/\| toRankLike \|[^\n]*\| 0\.80 \|/);
+  });
+
+  it('should count 3 tasks done by 2 models as 3 tasks in every format (issue 15: the demo said 6)', () => {
+    // Arrange: the demo's shape, 3 tasks × 2 models, one pair flagged.
+    const pairs = ['median', 'toRoman', 'wordCount'].flatMap((task) =>
+      ['model-a', 'model-b'].map((model) =>
+        coherence({ task, model, incoherence: task === 'median' && model === 'model-b' ? 0.4 : 0, error: 0 }),
+      ),
+    );
+    const report = createReport(pairs, { framework: 'vitest', shard: null });
+    // Act
+    const terminal = renderTerminal(report, { color: false, width: 140 });
+    const md = renderMarkdown(report);
+    const html = renderHtml(report);
+    // Assert
+    expect(report.summary.suite).toMatchObject({ tasks: 6, distinctTasks: 3, flaggedTasks: 1 });
+    expect(terminal).toContain('6 checks · 0 failed · 3 tasks (6 task × model pairs) · 1 pair flagged');
+    expect(terminal).not.toMatch(/\b6 tasks\b/);
+    expect(md).toContain('**3** tasks (6 task × model pairs), **1** pair flagged');
+    expect(html).toContain('3</b><span>tasks (6 task × model pairs)');
+    expect(html).toContain('1</b><span>flagged task × model pair<');
   });
 
   it('should give the HTML table the witness, the seed and ρ as data', () => {

@@ -43,7 +43,7 @@ describe('Jest reporter', () => {
     expect(whole.result.exitCode, whole.result.all).toBe(1);
     expect(whole.result.stderr).toContain('Tests:       2 failed, 6 passed, 8 total');
     expect(summaryText(whole.result.stdout)).toMatchInlineSnapshot(`
-      "   crosscheck  8 checks · 2 failed · 7 tasks · 2 flagged (jest)
+      "   crosscheck  8 checks · 2 failed · 2 tasks (7 task × model pairs) · 2 pairs flagged (jest)
 
               task  model  check                   m   n  Î ± ε          error          PAC         classes  time
         ✓     max   alpha  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.000 ± 0.181  —           2        [...]ms
@@ -56,8 +56,8 @@ describe('Jest reporter', () => {
         ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.750 ± 0.181  —           2        [...]ms
 
         Suite  mean Î 0.089 · mean error lower bound 0.027 · isolation none (trusted functions only)
-        With references (6 tasks)  mean error 0.169 · detection rate 67% · false positives 0 · undetected mean error 0.188
-          Spearman(error, Î) 0.47 (moderate)
+        With references (6 task × model pairs)  mean error 0.169 · detection rate 67% · false positives 0
+          undetected mean error 0.188 · Spearman(error, Î) 0.47 (moderate)
 
         Models (rank 1 = best)
         model  coherent    rank  correct     rank  mean Î  mean error

@@ -32,7 +32,7 @@ describe('Vitest reporter', () => {
     expect(whole.result.exitCode, whole.result.all).toBe(1);
     expect(whole.result.stdout).toContain('Tests  2 failed | 6 passed (8)');
     expect(summaryText(whole.result.stdout)).toMatchInlineSnapshot(`
-      "   crosscheck  8 checks · 2 failed · 7 tasks · 2 flagged (vitest)
+      "   crosscheck  8 checks · 2 failed · 2 tasks (7 task × model pairs) · 2 pairs flagged (vitest)
 
               task  model  check                   m   n  Î ± ε          error          PAC         classes  time
         ✓     max   alpha  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.000 ± 0.181  —           2        [...]ms
@@ -45,8 +45,8 @@ describe('Vitest reporter', () => {
         ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.750 ± 0.181  —           2        [...]ms
 
         Suite  mean Î 0.089 · mean error lower bound 0.027 · isolation none (trusted functions only)
-        With references (6 tasks)  mean error 0.169 · detection rate 67% · false positives 0 · undetected mean error 0.188
-          Spearman(error, Î) 0.47 (moderate)
+        With references (6 task × model pairs)  mean error 0.169 · detection rate 67% · false positives 0
+          undetected mean error 0.188 · Spearman(error, Î) 0.47 (moderate)
 
         Models (rank 1 = best)
         model  coherent    rank  correct     rank  mean Î  mean error
@@ -104,7 +104,7 @@ describe('Vitest reporter', () => {
     const body = (text: string) => text.split('\n').slice(1).join('\n');
     expect(body(summaryText(rendered.stdout))).toBe(body(summaryText(whole.result.stdout)));
     expect(summaryText(rendered.stdout).split('\n')[0]).toBe(
-      '   crosscheck  8 checks · 2 failed · 7 tasks · 2 flagged (vitest, shards 1, 2 of 2)',
+      '   crosscheck  8 checks · 2 failed · 2 tasks (7 task × model pairs) · 2 pairs flagged (vitest, shards 1, 2 of 2)',
     );
   }, 240_000);
 

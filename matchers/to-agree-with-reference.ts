@@ -1,6 +1,6 @@
 import { type Candidate, fromFunctions, isCandidate } from '../src/candidates/index.ts';
 import { measure } from '../src/measure/index.ts';
-import { errorRecord } from '../src/report/index.ts';
+import { errorRecord, llmRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { checkTask, type MatcherUse } from './guards.ts';
@@ -85,6 +85,7 @@ export async function toAgreeWithReference(
     test: testIdentity(this, NAME),
     pass: pass !== negated(this),
     tags: [candidate.tags],
+    llm: llmRecord([candidate]),
   });
   const wrong = e ? Math.round(e.estimate * e.n) : 0;
   const message = () =>

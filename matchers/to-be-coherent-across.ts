@@ -1,6 +1,6 @@
 import type { Candidate } from '../src/candidates/index.ts';
 import { type Detection, detect } from '../src/measure/index.ts';
-import { detectionRecord } from '../src/report/index.ts';
+import { detectionRecord, llmRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { checkTask, type MatcherUse } from './guards.ts';
@@ -64,6 +64,7 @@ export async function toBeCoherentAcross(
       test: testIdentity(this, NAME),
       pass: pass !== negated(this),
       tags: candidates.map((c) => c.tags),
+      llm: llmRecord(candidates),
     },
     candidates.map((c) => c.label),
   );

@@ -1,6 +1,6 @@
 import type { Candidate } from '../src/candidates/index.ts';
 import { type Measurement, measure } from '../src/measure/index.ts';
-import { coherenceRecord } from '../src/report/index.ts';
+import { coherenceRecord, llmRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { checkPool, checkTask, type MatcherUse } from './guards.ts';
@@ -100,6 +100,7 @@ export async function toHaveIncoherenceBelow(
     test: testIdentity(this, NAME),
     pass: pass !== negated(this),
     tags: candidates.map((c) => c.tags),
+    llm: llmRecord(candidates),
   });
   const message = () =>
     formatMessage(this, {

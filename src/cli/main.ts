@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isCrosscheckError } from '../errors/index.ts';
 import { BENCH_USAGE, runBenchCommand } from './bench.ts';
 import { REPORT_USAGE, reportCommand } from './report.ts';
+import { runSampleCommand } from './sample.ts';
 
 const USAGE = `Usage: crosscheck <command>
 
@@ -13,6 +14,7 @@ Options:
 Commands:
   report   render saved reports, or merge shard reports (crosscheck report --help)
   bench    measure models on a dataset directory without oracles (crosscheck bench --help)
+  sample   draw n samples per task from a model into a bench-format directory (crosscheck sample --help)
 `;
 
 /**
@@ -46,6 +48,7 @@ const main = (argv: readonly string[]): number | Promise<number> => {
   }
   if (command === 'report') return reportCommand(rest);
   if (command === 'bench') return runBenchCommand(rest);
+  if (command === 'sample') return runSampleCommand(rest);
   process.stderr.write(
     `crosscheck: unknown command ${JSON.stringify(command)}; run \`crosscheck --help\`.\n`,
   );

@@ -18,6 +18,7 @@ import type {
   Llm,
   LlmOptions,
   LlmUsage,
+  Price,
   Purpose,
   SampleCandidatesOptions,
 } from './types.ts';
@@ -109,6 +110,19 @@ class LlmClient implements Llm {
     return `Llm ${JSON.stringify(this.toJSON())}`;
   }
 
+  readonly #prices = new Map<string | null, Price | undefined>();
+
+  /** The price of the served model (a dated snapshot name), else of the requested one. */
+  #price(served: string | null): Price | undefined {
+    if (!this.#prices.has(served)) {
+      const p =
+        (served === null ? undefined : priceOf(this.#o.prices, served)) ??
+        priceOf(this.#o.prices, this.#o.model);
+      this.#prices.set(served, p);
+    }
+    return this.#prices.get(served);
+  }
+
   #warnOnce(id: string, message: string): void {
     if (this.#warned.has(id)) return;
     this.#warned.add(id);
@@ -177,9 +191,7 @@ class LlmClient implements Llm {
     cached: boolean,
     file: string | null,
   ): Completion {
-    const price =
-      priceOf(this.#o.prices, entry.meta.model ?? this.#o.model) ?? priceOf(this.#o.prices, this.#o.model);
-    const costUsd = costOf(entry.usage, price);
+    const costUsd = costOf(entry.usage, this.#price(entry.meta.model));
     const retries = cached ? 0 : entry.meta.retries;
     const c: Completion = {
       text: entry.reply.lines.join('\n'),

@@ -5,6 +5,12 @@
  * @packageDocumentation
  */
 export { createLlm } from './client.ts';
+export {
+  type SampleDatasetOptions,
+  type SampleDatasetResult,
+  type SampleProgress,
+  sampleDataset,
+} from './dataset.ts';
 export { BUILTIN_PRICES, PRICES_AS_OF } from './prices.ts';
 export { codegenMessages } from './prompts.ts';
 export { canonicalJson } from './request.ts';

@@ -1,4 +1,5 @@
 import { CrosscheckError } from '../errors/index.ts';
+import { boundedFetch, ReplyTooLarge } from './node-fetch.ts';
 import type { ResolvedLlmOptions } from './options.ts';
 import type { LlmJson } from './types.ts';
 
@@ -62,45 +63,6 @@ const loadOpenAI = (): Promise<OpenAIModule> => {
   return openaiModule;
 };
 
-class ReplyTooLarge extends Error {}
-
-/**
- * `fetch` that reads at most `maxBytes` of a body: a server sending 10 MB (or an endless stream)
- * costs at most the cap, never the host's memory. The body is read here, so the SDK parses a
- * complete buffer.
- */
-const cappedFetch =
-  (maxBytes: number): typeof fetch =>
-  async (input, init) => {
-    const response = await fetch(input, init);
-    const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new ReplyTooLarge(`the reply declares ${declared} bytes, more than maxReplyBytes (${maxBytes})`);
-    }
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    if (response.body) {
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
-          await reader.cancel().catch(() => undefined);
-          throw new ReplyTooLarge(`the reply is larger than maxReplyBytes (${maxBytes} bytes)`);
-        }
-        chunks.push(value);
-      }
-    }
-    const body = response.status === 204 || response.status === 304 ? null : Buffer.concat(chunks);
-    return new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
-
 /** The SDK client of one `Llm`, created on first use. Its own retries are off: ours apply. */
 export const clientFor = async (o: ResolvedLlmOptions): Promise<OpenAIClient> => {
   const { OpenAI } = await loadOpenAI();
@@ -109,7 +71,7 @@ export const clientFor = async (o: ResolvedLlmOptions): Promise<OpenAIClient> =>
     baseURL: o.baseURL,
     maxRetries: 0,
     timeout: o.timeoutMs,
-    fetch: cappedFetch(o.maxReplyBytes),
+    fetch: boundedFetch(o.maxReplyBytes, o.maxConcurrency),
     defaultHeaders: { ...o.headers },
     // The SDK must not read OPENAI_ORG_ID etc. behind our back; everything it sends is in the key or the options.
     logLevel: 'off', // OPENAI_LOG=debug would print requests; nothing of ours reaches a log.

@@ -1,5 +1,6 @@
 import { GLYPHS } from './figures.ts';
 import { checkName, classesText, errorCell, estimate, num, pacText, unknownCell } from './format.ts';
+import { checkLlmText } from './llm.ts';
 import type { Summary } from './summary.ts';
 
 /**
@@ -67,6 +68,7 @@ const rowsOf = (summary: Summary): Row[] =>
       cl: classesText(r.classes, r.m),
       u: (r.unknownCells ?? 0) > 0 || r.inconclusive !== null ? unknownCell(r) : null,
       s: r.seed,
+      tk: checkLlmText(r.llm),
       w: r.witnessDetail
         ? {
             input: r.witnessDetail.input,
@@ -120,7 +122,7 @@ if(st.sort){var k=st.sort,d=st.desc?-1:1;out.sort(function(a,b){var x=rows[a][k]
 return out;}
 function detail(r){var td=el('td');td.colSpan=COLS.length;var dl=el('dl');
 function add(k,v){dl.appendChild(el('dt',k));dl.appendChild(el('dd',v));}
-add('test',r.te+(r.fi?'  ('+r.fi+')':''));add('seed',r.s===null?'\\u2014':r.s);if(r.r!==null)add('Spearman \\u03c1',r.r);if(r.u!==null)add('unknown cells',r.u);
+add('test',r.te+(r.fi?'  ('+r.fi+')':''));add('seed',r.s===null?'\\u2014':r.s);if(r.r!==null)add('Spearman \\u03c1',r.r);if(r.u!==null)add('unknown cells',r.u);if(r.tk)add('LLM',r.tk);
 if(r.w){add('witness',r.w.input+(r.w.original&&r.w.original!==r.w.input?'   (shrunk from '+r.w.original+')':''));if(r.w.reason)add('why',r.w.reason);
 r.w.outputs.forEach(function(o){add(o.labels.join(', '),'\\u2192 '+o.outcome);});if(r.w.reference!==null)add('reference','\\u2192 '+r.w.reference);}
 else add('witness','none recorded (no disagreement was seen, or this kind of check has none)');

@@ -5,6 +5,20 @@
  */
 
 export { GLYPHS } from './figures.ts';
+export {
+  checkLlmText,
+  type LlmCallRecord,
+  type LlmModelRow,
+  type LlmRecord,
+  type LlmSummary,
+  type LlmTotals,
+  llmRecord,
+  llmSummary,
+  llmSummaryLines,
+  llmTotals,
+  MAX_RECORD_CALLS,
+  usd,
+} from './llm.ts';
 export { mergeReports, missingShards } from './merge.ts';
 export {
   defaultJsonPath,

@@ -157,6 +157,19 @@ const common = obj({
   timings: obj({ durationMs: num }),
   tokens: nullable(obj({ prompt: num, completion: num, costUsd: nullable(num) })),
   // Absent in records written before the field existed.
+  llm: (v, p) =>
+    v === undefined || v === null
+      ? null
+      : obj({
+          calls: arrayOf(
+            obj({
+              id: str,
+              model: str,
+              live: (x, q) => (typeof x === 'boolean' ? null : expected(q, 'a boolean', x)),
+            }),
+          ),
+          truncated: count,
+        })(v, p),
   isolation: (v, p) => (v === undefined ? null : nullable(oneOf('os', 'process', 'none'))(v, p)),
 });
 

@@ -3,6 +3,7 @@ import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { IsolationUsed } from '../exec/isolation/index.ts';
 import type { Detection, Measurement, Witness } from '../measure/index.ts';
 import type { Interval } from '../stats/index.ts';
+import { type LlmRecord, tokensOf } from './llm.ts';
 import { recordProblem } from './record-schema.ts';
 
 /**
@@ -242,6 +243,8 @@ export interface RecordBase<K extends RecordKind = RecordKind> {
     readonly completion: number;
     readonly costUsd: number | null;
   } | null;
+  /** The model calls behind the candidates (absent in older records; null when none came from a model). */
+  readonly llm?: LlmRecord | null;
   readonly data: RecordData[K];
 }
 
@@ -254,6 +257,8 @@ export interface RecordContext {
   readonly pass: boolean;
   /** Candidate tags, to keep the ones they all share. */
   readonly tags?: readonly CandidateTags[];
+  /** The model calls behind the candidates: `llmRecord(candidates)`. */
+  readonly llm?: LlmRecord | null;
 }
 
 /** Tags every candidate has with the same value, without the per-candidate `sample`. @public */
@@ -306,7 +311,8 @@ const base = <K extends RecordKind>(
   pool: fields.pool ?? null,
   unknown: fields.unknown ?? null,
   inconclusive: fields.inconclusive ?? null,
-  tokens: fields.tokens ?? null,
+  tokens: fields.tokens ?? (ctx.llm ? tokensOf(ctx.llm) : null),
+  llm: ctx.llm ?? null,
   data,
 });
 

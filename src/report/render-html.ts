@@ -14,6 +14,7 @@ import {
   unknownSuiteText,
 } from './format.ts';
 import { checksSection, TABLE_STYLE } from './html-table.ts';
+import { llmSummaryLines, usd } from './llm.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport } from './report.ts';
 import type { Summary } from './summary.ts';
@@ -133,6 +134,27 @@ const htmlTable = (
 const card = (value: string, label: string): string =>
   `<div class="card"><b>${e(value)}</b><span>${e(label)}</span></div>`;
 
+/** Tokens and cost per model and for the suite (live vs replayed), when a check used a model. */
+const llmSection = (summary: Summary): string => {
+  const s = summary.llm;
+  if (!s) return '';
+  const cost = (a: number | null, b: number | null) =>
+    a === null && b === null ? null : (a ?? 0) + (b ?? 0);
+  const rows = s.models
+    .map(
+      (m) =>
+        `<tr><td>${e(m.model)}</td><td class="num">${m.live.calls}</td><td class="num">${m.replayed.calls}</td>` +
+        `<td class="num">${m.live.prompt + m.replayed.prompt}</td><td class="num">${m.live.completion + m.replayed.completion}</td>` +
+        `<td class="num">${e(usd(m.live.costUsd))}</td><td class="num">${e(usd(cost(m.live.costUsd, m.replayed.costUsd)))}</td></tr>`,
+    )
+    .join('');
+  return `<h2>LLM</h2>
+<ul>${llmSummaryLines(s)
+    .map((l) => `<li>${e(l)}</li>`)
+    .join('')}</ul>
+<table><thead><tr><th>model</th><th>live calls</th><th>replayed calls</th><th>prompt tokens</th><th>completion tokens</th><th>live spend</th><th>worth</th></tr></thead><tbody>${rows}</tbody></table>`;
+};
+
 const suiteCards = (summary: Summary): string => {
   const s = summary.suite;
   const cards = [
@@ -237,6 +259,7 @@ export const renderHtml = (report: CrosscheckReport): string => {
             ? [
                 suiteCards(summary),
                 modelsTable(summary),
+                llmSection(summary),
                 '<h2>Plots</h2>',
                 `<div class="plots">${errorVsIncoherence(summary)}${rankingPlot(summary)}${classPlot(summary)}</div>`,
                 '<h2>Checks</h2>',

@@ -21,6 +21,7 @@ import {
   unknownCell,
   unknownSuiteText,
 } from './format.ts';
+import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport } from './report.ts';
 import type { Summary } from './summary.ts';
@@ -42,6 +43,7 @@ const table = (
 const checks = (summary: Summary): string[] => {
   // The unknown column shows whenever a check had timeouts or crashes, or was inconclusive.
   const unknown = hasUnknown(summary.rows);
+  const llm = summary.rows.some((r) => r.llm);
   return table(
     [
       '',
@@ -57,6 +59,7 @@ const checks = (summary: Summary): string[] => {
       ...(unknown ? ['unknown'] : []),
       'classes',
       'seed',
+      ...(llm ? ['tokens'] : []),
     ],
     summary.rows
       .filter((r) => r.kind !== 'property')
@@ -74,6 +77,7 @@ const checks = (summary: Summary): string[] => {
         ...(unknown ? [unknownCell(r)] : []),
         classesText(r.classes, r.m),
         r.seed === null ? GLYPHS.none : String(r.seed),
+        ...(llm ? [checkLlmText(r.llm) ?? GLYPHS.none] : []),
       ]),
     [4, 5, 9, unknown ? 12 : 11],
   );
@@ -227,5 +231,6 @@ export const renderMarkdown = (report: CrosscheckReport): string => {
   lines.push(...properties(summary), ...witnesses(summary));
   const m = models(summary);
   if (m.length) lines.push('', ...m);
+  if (summary.llm) lines.push('', '### LLM', '', ...llmSummaryLines(summary.llm).map((l) => `- ${l}`));
   return `${lines.join('\n')}\n`;
 };

@@ -23,6 +23,7 @@ import {
   unknownCell,
   unknownSuiteText,
 } from './format.ts';
+import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport, RunInfo } from './report.ts';
 import type { CheckRow, Summary } from './summary.ts';
@@ -97,6 +98,9 @@ const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): strin
         ? [{ header: 'unknown', cells: rows.map(unknownCell), paint: (s: string) => c.yellow(s) }]
         : []),
       { header: 'classes', cells: rows.map((r) => classesText(r.classes, r.m)), drop: 5 },
+      ...(rows.some((r) => r.llm)
+        ? [{ header: 'tokens', cells: rows.map((r) => checkLlmText(r.llm) ?? GLYPHS.none), drop: 7 }]
+        : []),
       {
         header: 'time',
         // Left-aligned: a slow check does not shift the other rows (and tests can mask timings).
@@ -270,6 +274,10 @@ export const renderTerminal = (report: CrosscheckReport, options: TerminalOption
   if (properties.length) lines.push('', ...properties);
   const models = modelLines(summary, width, c);
   if (models.length) lines.push('', ...models);
+  if (summary.llm) {
+    const [first, ...rest] = llmSummaryLines(summary.llm);
+    lines.push('', `  ${c.bold('LLM')}  ${first}`, ...rest.map((l) => `       ${l}`));
+  }
   return `\n${lines.join('\n')}\n`;
 };
 

@@ -1,6 +1,7 @@
 import type { CandidateTags } from '../candidates/index.ts';
 import type { IsolationUsed } from '../exec/isolation/index.ts';
 import { averageRanks, spearman } from '../stats/index.ts';
+import { type LlmRecord, type LlmSummary, llmSummary } from './llm.ts';
 import type {
   ClassRecord,
   CrosscheckRecord,
@@ -69,6 +70,8 @@ export interface CheckRow {
    * Such rows carry no incoherence, error or PAC signal and join no task point.
    */
   readonly property: PropertyData | null;
+  /** Tokens and cost of the model calls behind its candidates; null when none came from a model. */
+  readonly llm?: LlmRecord | null;
 }
 
 /**
@@ -168,6 +171,8 @@ export interface Summary {
   readonly suite: SuiteFigures;
   readonly points: readonly TaskPoint[];
   readonly ranking: ModelRanking;
+  /** Tokens and cost per model and for the suite, each call once; null when no check used a model. */
+  readonly llm?: LlmSummary | null;
 }
 
 const mean = (xs: readonly number[]): number | null =>
@@ -225,6 +230,7 @@ const SIGNALS = {
 
 /** One row of the summary table for one record. @public */
 export const checkRow = (r: CrosscheckRecord): CheckRow => ({
+  llm: r.llm ?? null,
   file: r.test.file,
   test: r.test.name,
   matcher: r.test.matcher,
@@ -417,5 +423,6 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
     },
     points,
     ranking: modelRanking(points),
+    llm: llmSummary(records),
   };
 };

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import {
+  existsSync,
+  promises as fs,
+  linkSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -37,50 +47,46 @@ export const prepareCacheDir = (root: string, readme: string, gitignore: string)
 };
 
 /**
- * Publishes `text` at `path` atomically: write a tmp file, fsync, then `link(2)` it into place.
- * `link` never replaces, so readers see no file or a complete one and the first writer wins
- * (`false` when another writer was first). `replace` (mode refresh) or a file system without hard
- * links uses `rename`: atomic too, last writer wins.
+ * Publishes `text` at `path` atomically: write a tmp file, then `link(2)` it into place. `link`
+ * never replaces, so readers see no file or a complete one and the first writer wins (`false`
+ * when another writer was first). `replace` (mode refresh) or a file system without hard links
+ * uses `rename`: atomic too, last writer wins.
+ *
+ * No fsync: atomicity against a killed process comes from tmp + link, since the bytes are in the
+ * page cache before the name appears. fsync would only guard against power loss (3.5 ms per
+ * entry here, capping recording near 150 samples/s), and a file truncated by one is caught on
+ * read as corrupt (quarantined and redrawn in read-write, named in replay-only). The entries are
+ * committed to git, which is where their durability lives. Synchronous: a few small writes cost
+ * less than thread-pool round trips.
  */
-export const publish = async (
-  root: string,
-  path: string,
-  text: string,
-  replace = false,
-): Promise<boolean> => {
+export const publish = (root: string, path: string, text: string, replace = false): boolean => {
   const tmp = join(root, '.tmp', `${process.pid}-${randomBytes(6).toString('hex')}.json`);
-  const handle = await fs.open(tmp, 'wx');
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  writeFileSync(tmp, text, { flag: 'wx' });
   try {
     if (replace) {
-      await fs.rename(tmp, path);
+      renameSync(tmp, path);
       return true;
     }
     try {
-      await fs.link(tmp, path);
+      linkSync(tmp, path);
       return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') return false;
       if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV') {
-        // No hard links here: `wx` on the final name still refuses a second writer.
-        const exists = await fs.stat(path).then(
-          () => true,
-          () => false,
-        );
-        if (exists) return false;
-        await fs.rename(tmp, path);
+        // No hard links here: rename, after checking no writer was first (a narrow race remains).
+        if (existsSync(path)) return false;
+        renameSync(tmp, path);
         return true;
       }
       throw error;
     }
   } finally {
-    await fs.unlink(tmp).catch(() => undefined);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Renamed away (refresh, no hard links): nothing left behind.
+    }
   }
 };
 
@@ -105,21 +111,26 @@ const alive = (pid: number): boolean => {
  * null when another live process holds it. A lock is stale when its process is dead on this host
  * or it is older than `staleMs`; a stale lock is removed and the race re-run.
  */
-export const tryLock = async (lockPath: string, staleMs: number): Promise<(() => Promise<void>) | null> => {
+export const tryLock = (lockPath: string, staleMs: number): (() => Promise<void>) | null => {
   for (let round = 0; round < 3; round++) {
     try {
       const info: LockInfo = { pid: process.pid, host: hostname(), startedAt: Date.now() };
-      await fs.writeFile(lockPath, JSON.stringify(info), { flag: 'wx' });
-      return () => fs.unlink(lockPath).catch(() => undefined);
+      writeFileSync(lockPath, JSON.stringify(info), { flag: 'wx' });
+      return async () => {
+        try {
+          unlinkSync(lockPath);
+        } catch {
+          // Already gone (broken as stale by another process): nothing to release.
+        }
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     let holder: LockInfo | null = null;
     let mtime = Date.now();
     try {
-      const [text, st] = await Promise.all([fs.readFile(lockPath, 'utf8'), fs.stat(lockPath)]);
-      mtime = st.mtimeMs;
-      holder = JSON.parse(text) as LockInfo;
+      mtime = statSync(lockPath).mtimeMs;
+      holder = JSON.parse(readFileSync(lockPath, 'utf8')) as LockInfo;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // released meanwhile: race again
       holder = null; // a lock being written, or garbage: judge by age
@@ -131,7 +142,7 @@ export const tryLock = async (lockPath: string, staleMs: number): Promise<(() =>
         !alive(holder.pid)) ||
       Date.now() - (holder?.startedAt ?? mtime) > staleMs;
     if (!stale) return null;
-    await fs.unlink(lockPath).catch(() => undefined);
+    rmSync(lockPath, { force: true });
   }
   return null;
 };

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrosscheckError } from '../../errors/index.ts';
 import { canonicalJson } from '../request.ts';
@@ -10,11 +10,16 @@ import { prepareCacheDir, publish, tryLock } from './publish.ts';
 const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EIO', 'EAGAIN', 'EBUSY']);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Reads a file; null when absent; transient errors (EMFILE, EIO) are retried, never taken for corruption. */
+/**
+ * Reads a file; null when absent; transient errors (EMFILE, EIO) are retried, never taken for
+ * corruption. Synchronous on the first try: entries are a few KB, and a blocking read of one
+ * costs less than the thread-pool round trips of `fs.promises.readFile` (the warm-cache path
+ * reads thousands per second).
+ */
 const readText = async (path: string): Promise<string | null> => {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await fs.readFile(path, 'utf8');
+      return readFileSync(path, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -43,6 +48,8 @@ export class CacheStore {
   readonly #warn: (m: string) => void;
   /** Request directories whose `request.json` matched this process's canonical request. */
   readonly #verified = new Set<string>();
+  /** Request directories this process created or saw. */
+  readonly #made = new Set<string>();
 
   constructor(root: string, mode: CacheMode, warn: (m: string) => void) {
     this.root = root;
@@ -134,11 +141,14 @@ export class CacheStore {
     if (this.mode === 'off' || this.mode === 'replay-only') return false;
     await prepareCacheDir(this.root, CACHE_README, CACHE_GITIGNORE);
     const dir = this.dir(a);
-    await fs.mkdir(dir, { recursive: true });
+    if (!this.#made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.#made.add(dir);
+    }
     const reqPath = join(dir, 'request.json');
     if (!this.#verified.has(dir)) {
       const requestText = `${JSON.stringify(a.keyObject, null, 2)}\n`;
-      await publish(this.root, reqPath, requestText, this.mode === 'refresh');
+      publish(this.root, reqPath, requestText, this.mode === 'refresh');
       this.#verified.add(dir);
     }
     return publish(this.root, this.path(a), entryText, this.mode === 'refresh');
@@ -162,7 +172,7 @@ export class CacheStore {
     await prepareCacheDir(this.root, CACHE_README, CACHE_GITIGNORE);
     let wait = 50;
     for (;;) {
-      const release = await tryLock(this.lockPath(a), staleMs);
+      const release = tryLock(this.lockPath(a), staleMs);
       if (release) {
         // The winner may have published between our read and our lock.
         const entry = this.mode === 'refresh' ? null : await this.read(a);

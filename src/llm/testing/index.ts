@@ -6,6 +6,13 @@
  */
 export type { Loopback, ReceivedRequest } from './http.ts';
 export {
+  type DatasetReplayOptions,
+  type DatasetReplayServer,
+  fenced,
+  type ReplayFaults,
+  startDatasetReplayServer,
+} from './replay.ts';
+export {
   type ScriptContext,
   type ScriptedFault,
   type ScriptedLlmServer,

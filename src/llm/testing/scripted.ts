@@ -82,6 +82,8 @@ export interface ScriptedLlmServer extends Loopback {
   readonly requests: readonly ReceivedRequest[];
   /** Chat completion requests only. */
   readonly completions: () => readonly ReceivedRequest[];
+  /** Most requests this server held open at once (checks a client's concurrency limit). */
+  readonly peakInFlight: () => number;
 }
 
 const matches = (rule: ScriptedRule, req: ReceivedRequest): boolean => {
@@ -141,7 +143,12 @@ export const startScriptedLlmServer = async (
   const uses = rules.map(() => 0);
   const requests: ReceivedRequest[] = [];
   const unmatched = options.unmatched ?? 'error';
+  let inFlight = 0;
+  let peak = 0;
   const loop = await listen(async (httpReq, res) => {
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    res.once('close', () => inFlight--);
     const req = await received(httpReq);
     const count = requests.length;
     requests.push(req);
@@ -220,5 +227,6 @@ export const startScriptedLlmServer = async (
     ...loop,
     requests,
     completions: () => requests.filter((r) => r.path.endsWith('/chat/completions')),
+    peakInFlight: () => peak,
   };
 };

@@ -1,0 +1,128 @@
+/**
+ * `npm run bench:llm`: samples per second through the whole LLM stack on loopback.
+ * - live: createLlm → limiter → openai SDK → real HTTP → a scripted server in its own process,
+ *   every reply published to a fresh cache (tmp file, fsync, link);
+ * - cached: a second process-level client in replay-only over the warm cache (read, verify the
+ *   request, parse), through `draw` and through `fromModel` (candidates built).
+ * Ends with one JSON line {"liveRequestsPerSec", "cachedSamplesPerSec"}.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createLlm, defineTask, fromModel } from '../src/index.ts';
+
+const PROMPTS = Number(process.env.BENCH_LLM_PROMPTS ?? 300);
+const SAMPLES = 10;
+const CONCURRENCY = Number(process.env.BENCH_LLM_CONCURRENCY ?? 64);
+
+const server = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'llm-server.ts')], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const url = await new Promise<string>((resolve) => {
+  createInterface({ input: server.stdout as NodeJS.ReadableStream }).once('line', resolve);
+});
+const dir = mkdtempSync(join(tmpdir(), 'crosscheck-bench-llm-'));
+const request = (i: number) => ({
+  messages: [
+    { role: 'system' as const, content: 'You are an expert Python programmer.' },
+    { role: 'user' as const, content: `Write f for task ${i}: return x plus a constant.` },
+  ],
+  purpose: 'codegen' as const,
+});
+
+try {
+  // Warm the SDK import and the connection pool (not counted).
+  const warm = createLlm({ model: 'bench', baseURL: url, cache: false, maxConcurrency: CONCURRENCY });
+  await warm.draw(request(-1), { samples: 20 });
+
+  const live = createLlm({
+    model: 'bench',
+    baseURL: url,
+    cache: { dir, mode: 'read-write' },
+    maxConcurrency: CONCURRENCY,
+  });
+  let t = performance.now();
+  await Promise.all(Array.from({ length: PROMPTS }, (_, i) => live.draw(request(i), { samples: SAMPLES })));
+  const liveMs = performance.now() - t;
+  const liveRequests = live.stats.requests;
+  const liveRequestsPerSec = (liveRequests / liveMs) * 1000;
+
+  const offMs = await (async () => {
+    const off = createLlm({ model: 'bench', baseURL: url, cache: false, maxConcurrency: CONCURRENCY });
+    const s = performance.now();
+    await Promise.all(Array.from({ length: PROMPTS }, (_, i) => off.draw(request(i), { samples: SAMPLES })));
+    return performance.now() - s;
+  })();
+
+  // Cached: the same samples from the warm cache, replay-only (a miss would throw).
+  const replay = createLlm({ model: 'bench', baseURL: url, cache: { dir, mode: 'replay-only' } });
+  t = performance.now();
+  const got = await Promise.all(
+    Array.from({ length: PROMPTS }, (_, i) => replay.draw(request(i), { samples: SAMPLES })),
+  );
+  const cachedMs = performance.now() - t;
+  const cachedSamples = got.flat().length;
+  if (!got.flat().every((c) => c.cached)) throw new Error('bench:llm: a replayed sample was not cached');
+  // Again with the request files verified (a long-running worker's steady state).
+  t = performance.now();
+  await Promise.all(Array.from({ length: PROMPTS }, (_, i) => replay.draw(request(i), { samples: SAMPLES })));
+  const cachedWarmMs = performance.now() - t;
+
+  // Through fromModel: candidates built from the cached replies (Python: no parse on the host).
+  const cdir = mkdtempSync(join(tmpdir(), 'crosscheck-bench-llm-c-'));
+  const rec = createLlm({
+    model: 'bench',
+    baseURL: url,
+    cache: { dir: cdir, mode: 'read-write' },
+    maxConcurrency: CONCURRENCY,
+  });
+  const tasks = Array.from({ length: PROMPTS }, (_, i) =>
+    defineTask({ name: `f${i}`, entry: 'f', description: `Task ${i}.` }),
+  );
+  await Promise.all(tasks.map((task) => fromModel(task, { llm: rec, n: SAMPLES, language: 'python' })));
+  const rep = createLlm({ model: 'bench', baseURL: url, cache: { dir: cdir, mode: 'replay-only' } });
+  t = performance.now();
+  const cands = await Promise.all(
+    tasks.map((task) => fromModel(task, { llm: rep, n: SAMPLES, language: 'python' })),
+  );
+  const fromModelMs = performance.now() - t;
+  rmSync(cdir, { recursive: true, force: true });
+
+  const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
+  const rows = [
+    ['live, cache read-write (publish per sample)', liveRequests, liveMs, rate(liveRequests, liveMs)],
+    ['live, cache off', PROMPTS * SAMPLES, offMs, rate(PROMPTS * SAMPLES, offMs)],
+    ['cached, replay-only, first read', cachedSamples, cachedMs, rate(cachedSamples, cachedMs)],
+    [
+      'cached, replay-only, requests verified',
+      cachedSamples,
+      cachedWarmMs,
+      rate(cachedSamples, cachedWarmMs),
+    ],
+    [
+      'cached, fromModel (Python candidates)',
+      cands.flat().length,
+      fromModelMs,
+      rate(cands.flat().length, fromModelMs),
+    ],
+  ] as const;
+  console.error(
+    `bench:llm: ${PROMPTS} prompts × ${SAMPLES} samples, maxConcurrency ${CONCURRENCY}, server in its own process`,
+  );
+  for (const [what, n, ms, r] of rows) {
+    console.error(
+      `  ${what.padEnd(46)} ${String(n).padStart(6)} in ${ms.toFixed(0).padStart(6)} ms  ${String(r).padStart(7)} /s`,
+    );
+  }
+  console.log(
+    JSON.stringify({
+      liveRequestsPerSec: Math.round(liveRequestsPerSec),
+      cachedSamplesPerSec: rate(cachedSamples, cachedMs),
+    }),
+  );
+} finally {
+  server.stdin?.end();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,187 @@
+import { parseArgs } from 'node:util';
+import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
+import { type CacheMode, type SampleProgress, sampleDataset } from '../llm/index.ts';
+
+/** Usage of `crosscheck sample`. */
+export const SAMPLE_USAGE = `Usage:
+  crosscheck sample --data <dir> --models <a,b> --n <k> --out <dir> [options]
+      Draw n samples per task from each model (any OpenAI-compatible endpoint) into <out> in the
+      bench format: tasks.jsonl.gz and candidates/<model>.jsonl.gz. Every reply goes through the
+      LLM cache, so an interrupted run resumes where it stopped; then run
+      crosscheck bench --data <out>. Progress and ETA on stderr; one JSON line on stdout.
+
+Options:
+  --data <dir>          dataset whose tasks are sampled (tasks.jsonl.gz)
+  --models <a,b>        model names as the endpoint knows them (one candidates file each)
+  --n <k>               samples per task and model
+  --out <dir>           directory to write
+  --prompt <p>          crosscheck | difftrust (the incoherence paper's prompt; Python) (default crosscheck)
+  --language <l>        python | javascript | typescript (default: each task's language)
+  --tasks <id,id>       task ids (default: all)
+  --limit <k>           only the first k tasks
+  --base-url <url>      endpoint (default $CROSSCHECK_LLM_BASE_URL, $OPENAI_BASE_URL, then OpenAI)
+  --temperature <t>     sampling temperature (part of every cache key)
+  --max-tokens <k>      reply length limit
+  --cache <mode>        read-write | replay-only | refresh | off (default: $CROSSCHECK_LLM_CACHE,
+                        then replay-only under CI, else read-write)
+  --cache-dir <dir>     cache directory (default $CROSSCHECK_LLM_CACHE_DIR, then ./llm-cache)
+  --concurrency <k>     requests in flight per model (default 4)
+  --timeout-ms <ms>     per attempt (default 120000)
+  --max-retries <k>     retries per request (default 2)
+  -h, --help            this help
+
+The API key comes from $CROSSCHECK_LLM_API_KEY or $OPENAI_API_KEY (never from the command line,
+where it would land in shell history and process lists).
+`;
+
+const num = (option: string, raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined;
+  const x = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(x)) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `crosscheck sample: --${option} must be a number, got ${JSON.stringify(raw)}.`,
+      {
+        where: `crosscheck sample --${option}`,
+      },
+    );
+  }
+  return x;
+};
+
+const list = (raw: string | undefined): string[] | undefined =>
+  raw
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+const required = (name: string, value: string | undefined, example: string): string => {
+  if (value === undefined || value === '') {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `crosscheck sample: --${name} is required, e.g. --${name} ${example}.`,
+      {
+        where: `crosscheck sample --${name}`,
+      },
+    );
+  }
+  return value;
+};
+
+const eta = (p: SampleProgress): string => {
+  if (p.done === 0) return '…';
+  const s = Math.round(((p.total - p.done) * p.elapsedMs) / p.done / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+};
+
+/** `crosscheck sample ...`; returns the exit code (0 done, 2 misuse or failure, 130 interrupted). */
+export const runSampleCommand = async (argv: readonly string[]): Promise<number> => {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        data: { type: 'string' },
+        models: { type: 'string' },
+        n: { type: 'string' },
+        out: { type: 'string', short: 'o' },
+        prompt: { type: 'string' },
+        language: { type: 'string' },
+        tasks: { type: 'string' },
+        limit: { type: 'string' },
+        'base-url': { type: 'string' },
+        temperature: { type: 'string' },
+        'max-tokens': { type: 'string' },
+        cache: { type: 'string' },
+        'cache-dir': { type: 'string' },
+        concurrency: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        'max-retries': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${SAMPLE_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(SAMPLE_USAGE);
+    return 0;
+  }
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(
+      '\ncrosscheck sample: interrupted; what was drawn is in the cache (Ctrl-C again to quit now)\n',
+    );
+    controller.abort(new Error('interrupted'));
+  };
+  process.on('SIGINT', onSigint);
+  const tty = process.stderr.isTTY;
+  let lastLine = 0;
+  try {
+    const v = values as Record<string, string | undefined>;
+    const temperature = num('temperature', v.temperature);
+    const maxTokens = num('max-tokens', v['max-tokens']);
+    const maxRetries = num('max-retries', v['max-retries']);
+    const result = await sampleDataset({
+      data: required('data', v.data, '../shared/data/humaneval'),
+      models: list(required('models', v.models, 'gpt-4o-mini')) ?? [],
+      n: num('n', required('n', v.n, '10')) as number,
+      out: required('out', v.out, 'samples/'),
+      prompt: v.prompt as 'crosscheck' | 'difftrust' | undefined,
+      language: v.language as 'python' | undefined,
+      tasks: list(v.tasks),
+      limit: num('limit', v.limit),
+      llm: {
+        baseURL: v['base-url'],
+        sampling: {
+          ...(temperature !== undefined ? { temperature } : {}),
+          ...(maxTokens !== undefined ? { maxTokens } : {}),
+        },
+        cache: { mode: v.cache as CacheMode | undefined, dir: v['cache-dir'] },
+        maxConcurrency: num('concurrency', v.concurrency),
+        timeoutMs: num('timeout-ms', v['timeout-ms']),
+        retry: maxRetries === undefined ? undefined : { maxRetries },
+        onWarning: (m) => process.stderr.write(`${m}\n`),
+      },
+      signal: controller.signal,
+      onProgress: (p) => {
+        const now = Date.now();
+        if (p.done < p.total && now - lastLine < (tty ? 100 : 5000)) return;
+        lastLine = now;
+        const line = `sampled ${p.done}/${p.total} (${Math.floor((100 * p.done) / p.total)}%) · ${p.live} live, ${p.replayed} replayed · ${p.retries} retries · ETA ${eta(p)}`;
+        process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
+      },
+    });
+    if (tty) process.stderr.write('\n');
+    const cost = (c: number | null) => (c === null ? 'unpriced' : `$${c.toFixed(4)}`);
+    process.stderr.write(
+      `wrote ${result.out}: ${result.tasks} tasks × ${result.models.length} models × ${result.samples / Math.max(1, result.tasks * result.models.length)} samples; ` +
+        `${result.live.calls} live (${cost(result.live.costUsd)}), ${result.replayed.calls} replayed; ${result.requests} requests, ${result.retries} retries\n` +
+        `next: crosscheck bench --data ${result.out}\n`,
+    );
+    process.stdout.write(
+      `${JSON.stringify({
+        out: result.out,
+        tasks: result.tasks,
+        models: result.models,
+        samples: result.samples,
+        requests: result.requests,
+        retries: result.retries,
+        retriesByReason: result.retriesByReason,
+        live: result.live,
+        replayed: result.replayed,
+        unpriced: result.unpriced,
+      })}\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (tty) process.stderr.write('\n');
+    if (!isCrosscheckError(error)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return error.code === 'ABORTED' ? 130 : 2;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+};

@@ -3,7 +3,8 @@
  * through `task.meta.crosscheck`, where reporters read it.
  * @packageDocumentation
  */
-import { expect, TestRunner } from 'vitest';
+import * as vitest from 'vitest';
+import { expect } from 'vitest';
 import { type CrosscheckRecord, setRecordSink } from '../src/report/index.ts';
 import { withRecords } from './host.ts';
 import type { CrosscheckMatchers } from './types.ts';
@@ -36,7 +37,9 @@ setRecordSink({
     return { file: state.testPath ?? null, name: state.currentTestName ?? null };
   },
   deliver: (record) => {
-    const test = TestRunner.getCurrentTest() as { meta: { crosscheck?: CrosscheckRecord[] } } | undefined;
+    // Read through the namespace: a Vitest without TestRunner must still load the matchers.
+    const runner = (vitest as { TestRunner?: { getCurrentTest?: () => unknown } }).TestRunner;
+    const test = runner?.getCurrentTest?.() as { meta: { crosscheck?: CrosscheckRecord[] } } | undefined;
     if (!test) return;
     test.meta.crosscheck ??= [];
     test.meta.crosscheck.push(record);

@@ -29,4 +29,15 @@ export {
 export { comparePaper, type PaperComparison } from './paper.ts';
 export { progressLine, progressReporter } from './progress.ts';
 export { type BenchHooks, type BenchProgress, type BenchResult, runBench } from './runner.ts';
+export {
+  type BenchIdentity,
+  type BenchMerge,
+  type BenchPairEntry,
+  type BenchSection,
+  type BenchShard,
+  benchFigures,
+  mergeBenchReports,
+  parseShard,
+  shardPairs,
+} from './shard.ts';
 export { renderBenchTable, summaryLine } from './table.ts';

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { Estimator } from '../measure/index.ts';
 import type { EqualityMode } from '../values/index.ts';
+import { type BenchShard, parseShard } from './shard.ts';
 
 /** Input distribution of `gen.fromSeeds`. @public */
 export type BenchProfile = 'typed' | 'difftrust';
@@ -61,8 +62,16 @@ export interface BenchOptions {
   readonly maxOutputBytes?: number;
   /** Tasks measured at once (all models of a task run together). @defaultValue 2 */
   readonly jobs?: number;
-  /** The report JSON; the checkpoint is `<out>.checkpoint`. @defaultValue 'crosscheck-bench.json' */
+  /**
+   * The report JSON; the checkpoint is `<out>.checkpoint`.
+   * @defaultValue 'crosscheck-bench.json'; `crosscheck-bench.shard-<i>-of-<k>.json` for a shard
+   */
   readonly out?: string;
+  /**
+   * This process's part of the (model, task) pairs: `'i/k'` or `{ index, count }` (1-based).
+   * `crosscheck report merge` joins the k reports into the unsharded run's. @defaultValue all pairs
+   */
+  readonly shard?: string | BenchShard;
 }
 
 /** {@link BenchOptions} with defaults applied and every field checked. @public */
@@ -84,6 +93,7 @@ export interface ResolvedBenchOptions {
   readonly maxOutputBytes: number;
   readonly jobs: number;
   readonly out: string;
+  readonly shard: BenchShard | null;
 }
 
 export const DEFAULT_BENCH_OUT = 'crosscheck-bench.json';
@@ -172,6 +182,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
   const budgetMs = milliseconds('budget-ms', options.budgetMs, 500);
   const candidateTimeMs = milliseconds('candidate-time-ms', options.candidateTimeMs, 1000);
   const maxOutputBytes = integer('max-output-bytes', options.maxOutputBytes, 65536, 2);
+  const shard = options.shard === undefined ? null : parseShard(options.shard);
   return {
     data,
     models: names('models', options.models),
@@ -189,7 +200,11 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
     candidateTimeMs,
     maxOutputBytes,
     jobs: integer('jobs', options.jobs, 2, 1),
-    out: resolve(options.out ?? DEFAULT_BENCH_OUT),
+    out: resolve(
+      options.out ??
+        (shard ? `crosscheck-bench.shard-${shard.index}-of-${shard.count}.json` : DEFAULT_BENCH_OUT),
+    ),
+    shard,
   };
 };
 

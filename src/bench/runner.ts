@@ -1,9 +1,14 @@
 import { CrosscheckError } from '../errors/index.ts';
-import { type CrosscheckRecord, type CrosscheckReport, createReport } from '../report/index.ts';
+import {
+  type CrosscheckRecord,
+  type CrosscheckReport,
+  createReport,
+  type JsonValue,
+} from '../report/index.ts';
 import { Checkpoint, type PairResult } from './checkpoint.ts';
 import { type DatasetTask, listModels, loadCandidates, loadTasks } from './dataset.ts';
 import { evaluateTask } from './evaluate.ts';
-import { type ModelFigures, modelFigures, rankingAgreement } from './figures.ts';
+import type { ModelFigures } from './figures.ts';
 import {
   type BenchOptions,
   fingerprintOf,
@@ -11,6 +16,7 @@ import {
   resolveBenchOptions,
 } from './options.ts';
 import { comparePaper, type PaperComparison } from './paper.ts';
+import { benchFigures, benchIdentity, benchSection, datasetDigest, shardPairs } from './shard.ts';
 import { taskInputs } from './task-inputs.ts';
 
 /** Where a run stands, for progress displays. @public */
@@ -128,13 +134,25 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
   const candidates = new Map(models.map((m) => [m, loadCandidates(o.data, m)]));
   const signal = hooks.signal;
   const log = hooks.log ?? (() => {});
+  // This process's pairs: all of them, or its shard's.
+  const key = (model: string, task: string): string => `${model}\u0000${task}`;
+  const mine = new Set(
+    shardPairs(
+      models,
+      tasks.map((t) => t.taskId),
+      o.shard,
+    ).map((p) => key(p.model, p.task)),
+  );
+  const modelsOf = (task: string): string[] => models.filter((m) => mine.has(key(m, task)));
+  const ownTasks = tasks.filter((t) => modelsOf(t.taskId).length > 0);
 
-  const pairsTotal = models.length * tasks.length;
-  const todo = tasks.filter((t) => models.some((m) => !checkpoint.has(m, t.taskId)));
+  const pairsTotal = mine.size;
+  const todo = ownTasks.filter((t) => modelsOf(t.taskId).some((m) => !checkpoint.has(m, t.taskId)));
   const pairsResumed =
-    pairsTotal - todo.reduce((s, t) => s + models.filter((m) => !checkpoint.has(m, t.taskId)).length, 0);
+    pairsTotal -
+    todo.reduce((s, t) => s + modelsOf(t.taskId).filter((m) => !checkpoint.has(m, t.taskId)).length, 0);
   let pairsDone = pairsResumed;
-  let tasksDone = tasks.length - todo.length;
+  let tasksDone = ownTasks.length - todo.length;
   let calls = 0;
   const running = new Map<string, number>();
   const progress = (lastTask: string | null): void =>
@@ -143,7 +161,7 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
       pairsTotal,
       pairsResumed,
       tasksDone,
-      tasksTotal: tasks.length,
+      tasksTotal: ownTasks.length,
       calls: calls + [...running.values()].reduce((a, b) => a + b, 0),
       elapsedMs: performance.now() - started,
       lastTask,
@@ -161,7 +179,7 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
     o.jobs,
     () => signal?.aborted === true,
     async (task) => {
-      const missing = models.filter((m) => !checkpoint.has(m, task.taskId));
+      const missing = modelsOf(task.taskId).filter((m) => !checkpoint.has(m, task.taskId));
       try {
         const prepared = await taskInputs(task, o, signal);
         if (!prepared.ok) {
@@ -201,25 +219,21 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
     },
   );
 
-  const pairs = tasks.flatMap((t) => models.flatMap((m) => checkpoint.get(m, t.taskId) ?? []));
-  const figures = models.map((model) => {
-    const mine = pairs.filter((p) => p.model === model);
-    const ok = mine.filter(
-      (p): p is PairResult & { incoherence: number; error: number } =>
-        p.status === 'ok' && p.incoherence !== null && p.error !== null,
-    );
-    return modelFigures(
-      model,
-      ok.map((p) => ({ task: p.task, incoherence: p.incoherence, error: p.error })),
-      mine.length - ok.length,
-    );
-  });
+  const pairs = tasks.flatMap((t) => modelsOf(t.taskId).flatMap((m) => checkpoint.get(m, t.taskId) ?? []));
+  const { models: figures, rankingAgreement } = benchFigures(models, pairs);
   const records = pairs.flatMap((p) => (p.record ? [p.record as CrosscheckRecord] : []));
+  const { data: _path, ...decisive } = fingerprintOf(o);
+  const identity = benchIdentity(
+    decisive,
+    datasetDigest(tasks, candidates, o.m),
+    models,
+    tasks.map((t) => t.taskId),
+  );
   const wallSeconds = (performance.now() - started) / 1000;
   return {
     options: o,
     models: figures,
-    rankingAgreement: rankingAgreement(figures),
+    rankingAgreement,
     paper: comparePaper(
       o.data,
       figures,
@@ -227,7 +241,14 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
     ),
     pairs,
     complete: pairs.length === pairsTotal,
-    report: createReport(records, { framework: 'crosscheck bench', shard: null }),
+    report: createReport(
+      records,
+      {
+        framework: 'crosscheck bench',
+        shard: o.shard ? { count: o.shard.count, indexes: [o.shard.index] } : null,
+      },
+      benchSection(identity, o.shard, pairs) as unknown as { [key: string]: JsonValue },
+    ),
     wallSeconds,
     callsPerSec: calls === 0 ? null : calls / wallSeconds,
     calls,

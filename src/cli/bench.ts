@@ -46,7 +46,11 @@ Options:
                         largest output of a call; inputs where the reference's is larger are
                         dropped, a candidate's is an OutputTooLarge error (default 65536)
   --jobs <k>            tasks measured at once (default 2)
-  --out <file>          report JSON (default ${DEFAULT_BENCH_OUT}); render it with crosscheck report
+  --out <file>          report JSON (default ${DEFAULT_BENCH_OUT}; for a shard
+                        crosscheck-bench.shard-<i>-of-<k>.json); render it with crosscheck report
+  --shard <i/k>         measure only part i of k of the (model, task) pairs, e.g. one machine of
+                        a CI matrix; crosscheck report merge joins the k reports into the report
+                        of the unsharded run (same options, seed and data on every machine)
   -h, --help            this help
 
 Columns (per model, over its tasks): error and incoh. are mean Ê and Î per task (estimator
@@ -112,6 +116,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
       'max-output-bytes': { type: 'string' },
       jobs: { type: 'string' },
       out: { type: 'string', short: 'o' },
+      shard: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -141,6 +146,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
     maxOutputBytes: number('max-output-bytes', values['max-output-bytes']),
     jobs: number('jobs', values.jobs),
     out: values.out,
+    shard: values.shard,
   };
 };
 
@@ -185,8 +191,12 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
     });
     progress.clear();
     writeFileAtomic(result.options.out, renderJson(result.report));
+    const shard = result.options.shard;
     process.stderr.write(
-      `\n${renderBenchTable(result)}report: ${result.options.out} (crosscheck report ${result.options.out} --format html)\n`,
+      `\n${renderBenchTable(result)}report: ${result.options.out} (crosscheck report ${result.options.out} --format html)\n` +
+        (shard
+          ? `shard ${shard.index}/${shard.count}: ${result.pairs.length} pairs; figures above cover this shard only. Join the ${shard.count} shard reports with crosscheck report merge <files> --out <file>.\n`
+          : ''),
     );
     process.stdout.write(`${summaryLine(result)}\n`);
     return result.complete ? 0 : 130;

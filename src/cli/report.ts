@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { mergeBenchReports } from '../bench/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import { ioError } from '../errors/io.ts';
 import {
@@ -17,7 +18,8 @@ export const REPORT_USAGE = `Usage:
   crosscheck report <report.json...> [--format terminal|markdown|html|json] [--out <file>]
       Render saved reports (several are merged first). Default: terminal to stdout.
   crosscheck report merge <report.json...> --out <file>
-      Merge shard reports (--shard=1/k ... k/k) into one JSON report.
+      Merge shard reports into one JSON report: a test run's (vitest/jest --shard=i/k), or
+      crosscheck bench --shard i/k reports into the report of the unsharded run.
 
 Options:
   --format <f>   terminal, markdown, html or json (default terminal)
@@ -113,7 +115,23 @@ export const reportCommand = (args: readonly string[], io: CliIo = defaultIo): n
       );
     }
     const files = positionals.slice(1);
-    const merged = mergeReports(load(files, io, where), files);
+    const reports = load(files, io, where);
+    if (reports.some((r) => r.bench !== undefined)) {
+      const bench = mergeBenchReports(reports, files);
+      writeFileAtomic(values.out, renderJson(bench.report));
+      const gaps = [
+        ...(bench.missingShards.length
+          ? [`shard${bench.missingShards.length === 1 ? '' : 's'} ${bench.missingShards.join(', ')} missing`]
+          : []),
+        ...(bench.missingPairs > 0 ? [`${bench.missingPairs} pairs of the given shards unfinished`] : []),
+      ];
+      io.stdout(
+        `crosscheck: merged ${files.length} bench report${files.length === 1 ? '' : 's'} (${bench.pairs} pairs, ${bench.report.records.length} records) into ${values.out}${gaps.length ? `; INCOMPLETE: ${gaps.join('; ')}` : ''}\n`,
+      );
+      // The merged report is written either way; a CI job should still see that work is missing.
+      return gaps.length ? 1 : 0;
+    }
+    const merged = mergeReports(reports, files);
     writeFileAtomic(values.out, renderJson(merged));
     io.stdout(
       `crosscheck: merged ${files.length} report${files.length === 1 ? '' : 's'} (${merged.records.length} records) into ${values.out}\n`,
@@ -131,7 +149,12 @@ export const reportCommand = (args: readonly string[], io: CliIo = defaultIo): n
     );
   }
   const reports = load(positionals, io, where);
-  const report = reports.length === 1 ? (reports[0] as CrosscheckReport) : mergeReports(reports, positionals);
+  const report =
+    reports.length === 1
+      ? (reports[0] as CrosscheckReport)
+      : reports.some((r) => r.bench !== undefined)
+        ? mergeBenchReports(reports, positionals).report
+        : mergeReports(reports, positionals);
   const color = values['no-color'] ? false : values.out !== undefined ? false : values.color;
   const text = renderReport(report, format, {
     ...(color === undefined ? {} : { color }),

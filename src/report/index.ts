@@ -70,6 +70,7 @@ export { renderTerminal, renderWritten, type TerminalOptions } from './render-te
 export {
   type CrosscheckReport,
   createReport,
+  MAX_SHARDS,
   parseReport,
   REPORT_SCHEMA,
   REPORT_VERSION,

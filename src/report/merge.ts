@@ -53,6 +53,11 @@ export const mergeReports = (
     throw fail('expected at least one report, got none. Pass the shard reports to merge.');
   // Reports built in code get the same checks as files: shard counts bounded, records whole.
   reports = reports.map((r, i) => parseReport(r, sources[i]));
+  const bench = reports.findIndex((r) => r.bench !== undefined);
+  if (bench >= 0)
+    throw fail(
+      `${sources[bench]} is a crosscheck bench report; its pairs and figures merge with mergeBenchReports (\`crosscheck report merge\` picks it for bench shards).`,
+    );
   const shard = mergeShards(reports, sources);
   const frameworks = [...new Set(reports.flatMap((r) => r.run.framework.split('+')))].sort();
   return createReport(

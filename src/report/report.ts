@@ -1,6 +1,6 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
-import { type CrosscheckRecord, parseRecord } from './record.ts';
+import { type CrosscheckRecord, type JsonValue, parseRecord } from './record.ts';
 import { type Summary, sortRecords, summarize } from './summary.ts';
 
 /**
@@ -36,10 +36,20 @@ export interface CrosscheckReport {
   /** In canonical order (test file, then test name). */
   readonly records: readonly CrosscheckRecord[];
   readonly summary: Summary;
+  /**
+   * Reports of `crosscheck bench` only: the run's identity, its (model, task) pairs (failed ones
+   * included) and per-model figures. Owned and checked by the benchmark (`mergeBenchReports`);
+   * kept here as it came.
+   */
+  readonly bench?: { readonly [key: string]: JsonValue };
 }
 
 /** Builds a report from the records of a run. @public */
-export const createReport = (records: readonly CrosscheckRecord[], run: RunInfo): CrosscheckReport => {
+export const createReport = (
+  records: readonly CrosscheckRecord[],
+  run: RunInfo,
+  bench?: { readonly [key: string]: JsonValue },
+): CrosscheckReport => {
   const sorted = sortRecords(records);
   return {
     schema: REPORT_SCHEMA,
@@ -47,6 +57,7 @@ export const createReport = (records: readonly CrosscheckRecord[], run: RunInfo)
     run: { framework: run.framework, shard: run.shard },
     records: sorted,
     summary: summarize(sorted),
+    ...(bench === undefined ? {} : { bench }),
   };
 };
 
@@ -122,10 +133,17 @@ export const parseReport = (input: string | unknown, source = 'report'): Crossch
       throw invalid(where, `records[${i}] is not a record: ${(error as Error).message}`, error);
     }
   });
-  return createReport(records, {
-    framework: run.framework,
-    shard: shardOf(Object.hasOwn(run, 'shard') ? (run.shard ?? null) : null, where),
-  });
+  const bench = (r as { bench?: unknown }).bench;
+  if (bench !== undefined && (typeof bench !== 'object' || bench === null || Array.isArray(bench)))
+    throw invalid(where, `"bench" must be an object when present, got ${describeValue(bench)}.`);
+  return createReport(
+    records,
+    {
+      framework: run.framework,
+      shard: shardOf(Object.hasOwn(run, 'shard') ? (run.shard ?? null) : null, where),
+    },
+    bench as CrosscheckReport['bench'],
+  );
 };
 
 /**

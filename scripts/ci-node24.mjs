@@ -105,6 +105,29 @@ for (const kind of ['js', 'ts-jest', 'babel']) {
   if (!ok) console.log(jest.all);
 }
 
+// The LLM layer with openai 7 (which needs Node >= 22): the packed crosscheck/llm-testing
+// servers, createLlm, fromModel and a matcher, under Vitest 5.
+npm(['install', '--prefer-offline', '--no-save', 'openai@7', tarball], project);
+const openaiVersion = JSON.parse(
+  readFileSync(join(project, 'node_modules', 'openai', 'package.json'), 'utf8'),
+).version;
+check(openaiVersion.startsWith('7.'), `openai ${openaiVersion}`);
+const llmSuite = join(project, 'llm');
+mkdirSync(llmSuite);
+cpSync(join(ROOT, 'test', 'fixtures', 'llm-packed', 'llm.test.ts'), join(llmSuite, 'llm.test.ts'));
+writeFileSync(
+  join(llmSuite, 'vitest.config.mjs'),
+  `import { defineConfig } from 'vitest/config';
+export default defineConfig({ test: { include: ['*.test.ts'], testTimeout: 60000 } });
+`,
+);
+const llm = run([join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', llmSuite], llmSuite);
+check(
+  llm.code === 0 && /3 passed/.test(llm.all),
+  'LLM layer with openai 7 under Vitest 5 on Node 24: 3 passed',
+);
+if (llm.code !== 0) console.log(llm.all);
+
 console.log(
   failures.length === 0 ? 'node 24 hosts: all checks hold' : `node 24 hosts: ${failures.length} failed`,
 );

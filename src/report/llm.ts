@@ -200,11 +200,20 @@ export const checkLlmText = (r: LlmRecord | null | undefined): string | null => 
 export const llmSummaryLines = (s: LlmSummary): string[] => {
   const calls = s.live.calls + s.replayed.calls;
   const retries = s.live.retries;
+  const spend = [
+    s.live.calls === 0
+      ? 'no live calls'
+      : `live spend ${usd(s.live.costUsd)} (${k(s.live.prompt)} prompt + ${k(s.live.completion)} completion tokens)`,
+    ...(s.replayed.calls === 0
+      ? []
+      : [
+          `replayed calls worth ${usd(s.replayed.costUsd)} at current prices (${k(s.replayed.prompt)} prompt + ${k(s.replayed.completion)} completion tokens)`,
+        ]),
+  ];
   const lines = [
     `${calls.toLocaleString('en-US')} calls: ${s.live.calls} live, ${s.replayed.calls} replayed` +
       `${retries ? ` · ${retries} retr${retries === 1 ? 'y' : 'ies'}` : ''}`,
-    `live spend ${usd(s.live.costUsd)} (${k(s.live.prompt)} prompt + ${k(s.live.completion)} completion tokens)` +
-      ` · replayed calls worth ${usd(s.replayed.costUsd)} at current prices (${k(s.replayed.prompt)} + ${k(s.replayed.completion)} tokens)`,
+    spend.join(' · '),
   ];
   if (s.unpriced.length)
     lines.push(`unpriced: ${s.unpriced.map((u) => `${u.model} (${k(u.tokens)} tokens)`).join(', ')}`);

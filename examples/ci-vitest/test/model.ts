@@ -15,16 +15,3 @@ export const llm = createLlm({
   provider: 'scripted',
   sampling: { temperature: 0.8, maxTokens: 800 },
 });
-
-/**
- * What sampling cost in this test file: calls that reached the model (billed) and calls replayed
- * from llm-cache/ (free), with the tokens each side counted (as recorded, for replayed ones).
- */
-export const usageLine = (): string => {
-  const { live, replayed } = llm.ledger.totals();
-  const cost = live.costUsd === null ? 'no price known' : `$${live.costUsd.toFixed(4)}`;
-  return (
-    `LLM calls: ${live.calls} live (${live.prompt} prompt + ${live.completion} completion tokens, ${cost}), ` +
-    `${replayed.calls} replayed from llm-cache/ (${replayed.prompt} + ${replayed.completion} tokens when recorded)`
-  );
-};

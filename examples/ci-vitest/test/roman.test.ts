@@ -7,8 +7,8 @@
 import 'crosscheck/vitest';
 import { candidates, defineTask, gen } from 'crosscheck';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { llm, usageLine } from './model.ts';
+import { describe, expect, it } from 'vitest';
+import { llm } from './model.ts';
 
 const toRoman = defineTask({
   name: 'to_roman',
@@ -33,5 +33,3 @@ describe('to_roman, as the model writes it', () => {
     },
   );
 });
-
-afterAll(() => console.log(usageLine()));

@@ -6,8 +6,8 @@
 import 'crosscheck/vitest';
 import { candidates, defineTask, gen } from 'crosscheck';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { llm, usageLine } from './model.ts';
+import { describe, expect, it } from 'vitest';
+import { llm } from './model.ts';
 
 const slugify = defineTask({
   name: 'slugify',
@@ -35,5 +35,3 @@ describe('slugify, as the model writes it', () => {
     await expect(slugify).toHaveIncoherenceBelow(0.05, pool, { n: 300 });
   });
 });
-
-afterAll(() => console.log(usageLine()));

@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createLlm, defineTask, fromModel } from '../src/index.ts';
@@ -43,32 +43,47 @@ try {
     cache: { dir, mode: 'read-write' },
     maxConcurrency: CONCURRENCY,
   });
+  // CPU time of this (client) process beside wall time: on a shared machine the wall figure
+  // measures the load as much as the code.
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const cpuMs: number[] = [];
+  let c0 = cpu();
   let t = performance.now();
   await Promise.all(Array.from({ length: PROMPTS }, (_, i) => live.draw(request(i), { samples: SAMPLES })));
   const liveMs = performance.now() - t;
+  cpuMs.push(cpu() - c0);
   const liveRequests = live.stats.requests;
   const liveRequestsPerSec = (liveRequests / liveMs) * 1000;
 
   const offMs = await (async () => {
     const off = createLlm({ model: 'bench', baseURL: url, cache: false, maxConcurrency: CONCURRENCY });
     const s = performance.now();
+    const c = cpu();
     await Promise.all(Array.from({ length: PROMPTS }, (_, i) => off.draw(request(i), { samples: SAMPLES })));
+    cpuMs.push(cpu() - c);
     return performance.now() - s;
   })();
 
   // Cached: the same samples from the warm cache, replay-only (a miss would throw).
   const replay = createLlm({ model: 'bench', baseURL: url, cache: { dir, mode: 'replay-only' } });
+  c0 = cpu();
   t = performance.now();
   const got = await Promise.all(
     Array.from({ length: PROMPTS }, (_, i) => replay.draw(request(i), { samples: SAMPLES })),
   );
   const cachedMs = performance.now() - t;
+  cpuMs.push(cpu() - c0);
   const cachedSamples = got.flat().length;
   if (!got.flat().every((c) => c.cached)) throw new Error('bench:llm: a replayed sample was not cached');
   // Again with the request files verified (a long-running worker's steady state).
+  c0 = cpu();
   t = performance.now();
   await Promise.all(Array.from({ length: PROMPTS }, (_, i) => replay.draw(request(i), { samples: SAMPLES })));
   const cachedWarmMs = performance.now() - t;
+  cpuMs.push(cpu() - c0);
 
   // Through fromModel: candidates built from the cached replies (Python: no parse on the host).
   const cdir = mkdtempSync(join(tmpdir(), 'crosscheck-bench-llm-c-'));
@@ -83,11 +98,13 @@ try {
   );
   await Promise.all(tasks.map((task) => fromModel(task, { llm: rec, n: SAMPLES, language: 'python' })));
   const rep = createLlm({ model: 'bench', baseURL: url, cache: { dir: cdir, mode: 'replay-only' } });
+  c0 = cpu();
   t = performance.now();
   const cands = await Promise.all(
     tasks.map((task) => fromModel(task, { llm: rep, n: SAMPLES, language: 'python' })),
   );
   const fromModelMs = performance.now() - t;
+  cpuMs.push(cpu() - c0);
   rmSync(cdir, { recursive: true, force: true });
 
   const rate = (n: number, ms: number) => Math.round((n / ms) * 1000);
@@ -109,11 +126,15 @@ try {
     ],
   ] as const;
   console.error(
-    `bench:llm: ${PROMPTS} prompts × ${SAMPLES} samples, maxConcurrency ${CONCURRENCY}, server in its own process`,
+    `bench:llm: ${PROMPTS} prompts × ${SAMPLES} samples, maxConcurrency ${CONCURRENCY}, server in its own process; load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
   );
-  for (const [what, n, ms, r] of rows) {
+  console.error(
+    `  ${''.padEnd(46)} ${'n'.padStart(6)}    ${'wall'.padStart(6)}     ${'per s'.padStart(7)}   client CPU   per CPU-s`,
+  );
+  for (const [i, [what, n, ms, r]] of rows.entries()) {
+    const c = cpuMs[i] as number;
     console.error(
-      `  ${what.padEnd(46)} ${String(n).padStart(6)} in ${ms.toFixed(0).padStart(6)} ms  ${String(r).padStart(7)} /s`,
+      `  ${what.padEnd(46)} ${String(n).padStart(6)} in ${ms.toFixed(0).padStart(6)} ms  ${String(r).padStart(7)} /s  ${c.toFixed(0).padStart(6)} ms  ${String(rate(n, c)).padStart(7)} /s`,
     );
   }
   console.log(

@@ -145,11 +145,17 @@ export class CacheStore {
       mkdirSync(dir, { recursive: true });
       this.#made.add(dir);
     }
-    const reqPath = join(dir, 'request.json');
+    // Once per request directory and process: the samples of one request, drawn together,
+    // would otherwise each write and link a request.json only the first can place.
     if (!this.#verified.has(dir)) {
-      const requestText = `${JSON.stringify(a.keyObject, null, 2)}\n`;
-      publish(this.root, reqPath, requestText, this.mode === 'refresh');
       this.#verified.add(dir);
+      const requestText = `${JSON.stringify(a.keyObject, null, 2)}\n`;
+      try {
+        publish(this.root, join(dir, 'request.json'), requestText, this.mode === 'refresh');
+      } catch (error) {
+        this.#verified.delete(dir);
+        throw error;
+      }
     }
     return publish(this.root, this.path(a), entryText, this.mode === 'refresh');
   }

@@ -280,6 +280,10 @@ export const readBenchSection = (report: CrosscheckReport, source: string): Benc
   });
   const id = identity as unknown as BenchIdentity;
   const shard = report.run.shard;
+  if (shard && shard.indexes.length !== 1)
+    throw bad(
+      `${source} covers shards ${shard.indexes.join(', ')} of ${shard.count}; merge the shard reports themselves, not merged ones.`,
+    );
   const mine = new Set(
     shardPairs(
       id.models,
@@ -287,7 +291,6 @@ export const readBenchSection = (report: CrosscheckReport, source: string): Benc
       shard ? { index: shard.indexes[0] as number, count: shard.count } : null,
     ).map((p) => `${p.model}\u0000${p.task}`),
   );
-  if (shard && shard.indexes.length !== 1) throw fail('run.shard must name one shard');
   const stray = entries.find((p) => !mine.has(`${p.model}\u0000${p.task}`));
   if (stray)
     throw fail(`pairs holds ${stray.model} on ${stray.task}, which is not in this shard's part of the run`);
@@ -415,7 +418,7 @@ export const mergeBenchReports = (
   const report = createReport(
     reports.flatMap((r) => r.records),
     { framework: 'crosscheck bench', shard },
-    { ...section, complete: pairs.length === all } as unknown as { [key: string]: JsonValue },
+    section as unknown as { [key: string]: JsonValue },
   );
   return { report, missingShards, missingPairs: expectedHere - pairs.length, pairs: pairs.length };
 };

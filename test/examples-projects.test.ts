@@ -24,7 +24,7 @@ const work = mkdtempSync(join(tmpdir(), 'crosscheck-guides-'));
 let tarball = '';
 
 /** The ```sh blocks of a guide, in order, without those marked `guide-test: skip`. */
-export const shellBlocks = (markdown: string): string[] => {
+const shellBlocks = (markdown: string): string[] => {
   const blocks: string[] = [];
   const fence = /(<!--\s*guide-test:\s*skip[^>]*-->\s*\n)?```sh\n([\s\S]*?)^```$/gm;
   for (const m of markdown.matchAll(fence)) if (m[1] === undefined) blocks.push(m[2] as string);

@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The README's quick start, verbatim but for the package name, run as a plain script: it prints
+ * The quick start of docs/reference.md, verbatim but for the package name, run as a plain script: it prints
  * its outcomes and then exits by itself, with JavaScript (worker threads) and Python (worker
  * processes) candidates, and no close call. Idle pools must not keep Node alive. The bound on
  * the wait is generous on purpose: this checks that the process ends, not how fast.
@@ -15,14 +15,14 @@ const DIR = join(ROOT, 'node_modules', '.cache', 'crosscheck-quick-start');
 
 /** The first `ts` block after the "Quick start" heading. */
 const quickStart = (): string => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'reference.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Quick start'));
   const block = /^```ts\n([\s\S]*?)^```$/m.exec(section);
-  if (!block) throw new Error('README.md: no ```ts block after "## Quick start"');
+  if (!block) throw new Error('docs/reference.md: no ```ts block after "## Quick start"');
   return block[1] as string;
 };
 
-describe("the README's quick start as a script", () => {
+describe("the reference's quick start as a script", () => {
   it('should print the outcomes and exit by itself, with no close call', async () => {
     // Arrange: inside the repository, so `fast-check` resolves as in a user's project.
     const code = quickStart().replace(`from 'crosscheck'`, `from '${join(ROOT, 'src', 'index.ts')}'`);

@@ -1,0 +1,44 @@
+/**
+ * Is the benchmark's ranking of models reproducible, and does the oracle-free score rank models as
+ * the error against references does? `npm run bench` wrote one merged report per seed to
+ * results/; each report's `bench.pairs` holds every (model, task) pair's incoherence and error.
+ */
+const { readFileSync } = require('node:fs');
+
+const load = (seed) => JSON.parse(readFileSync(`results/seed-${seed}.json`, 'utf8'));
+
+/** Mean of a field per model over the pairs that ran. */
+const perModel = (report, field) => {
+  const sums = {};
+  for (const p of report.bench.pairs.filter((p) => p.status === 'ok')) {
+    sums[p.model] ??= { total: 0, count: 0 };
+    sums[p.model].total += p[field];
+    sums[p.model].count += 1;
+  }
+  return Object.fromEntries(Object.entries(sums).map(([m, s]) => [m, s.total / s.count]));
+};
+
+const seed1 = load(1);
+const seed2 = load(2);
+
+describe('the benchmark ranking', () => {
+  it('ran every (model, task) pair under both seeds', () => {
+    expect(seed1.bench.complete).toBe(true);
+    expect(seed2.bench.complete).toBe(true);
+    expect(seed1.bench.pairs.every((p) => p.status === 'ok')).toBe(true);
+  });
+
+  it('ranks the models alike under seeds 1 and 2 (mean incoherence)', () => {
+    expect(perModel(seed1, 'incoherence')).toRankLike(perModel(seed2, 'incoherence'), { minSpearman: 0.9 });
+  });
+
+  it('ranks the models by incoherence as by error against the references', () => {
+    expect(perModel(seed1, 'incoherence')).toRankLike(perModel(seed1, 'error'), { minSpearman: 0.9 });
+  });
+
+  // SHOW_FAILURES=1: a published leaderboard that the benchmark contradicts, as a failure shows it.
+  (process.env.SHOW_FAILURES === '1' ? it : it.skip)('matches the leaderboard we published', () => {
+    const published = { 'model-a': 0.3, 'model-b': 0.2, 'model-c': 0.1 };
+    expect(perModel(seed1, 'incoherence')).toRankLike(published, { minSpearman: 0.9 });
+  });
+});

@@ -27,7 +27,7 @@ import {
 const NAME = 'crosscheck/jest-reporter';
 
 /** The environment variable the Jest matchers append records under. @public */
-export type { RECORDS_ENV };
+export { RECORDS_ENV } from '../src/report/index.ts';
 
 /** Options of the Jest reporter: the shared ones plus where records gather. @public */
 export interface JestReporterOptions extends ReporterOptions {

@@ -17,7 +17,7 @@ import {
   type CrosscheckReport,
   createReport,
   parseRecord,
-  RECORDS_ENV,
+  RECORDS_ENV as RECORDS_ENV_NAME,
   type ReporterOptions,
   relativeToRoot,
   resolveReporterOptions,
@@ -27,7 +27,7 @@ import {
 const NAME = 'crosscheck/jest-reporter';
 
 /** The environment variable the Jest matchers append records under. @public */
-export type { RECORDS_ENV };
+export const RECORDS_ENV: typeof RECORDS_ENV_NAME = RECORDS_ENV_NAME;
 
 /** Options of the Jest reporter: the shared ones plus where records gather. @public */
 export interface JestReporterOptions extends ReporterOptions {

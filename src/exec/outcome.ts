@@ -255,7 +255,7 @@ export type WireOutcome =
   | [typeof WIRE.timeout, TimeoutOutcome['reason'], number]
   | [typeof WIRE.crash, string];
 
-const TIMEOUT_REASONS: ReadonlySet<unknown> = new Set(['call', 'budget', 'unsettled']);
+const TIMEOUT_REASONS: ReadonlySet<unknown> = new Set(['call', 'budget', 'unsettled', 'wall']);
 
 /** An outcome for wire data of the wrong shape: only a forged reply produces one. */
 const malformed = (w: unknown): ErrorOutcome => {

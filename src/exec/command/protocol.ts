@@ -156,7 +156,9 @@ export const isWireOutcome = (w: unknown): w is WireOutcome => {
     case WIRE.error:
       return w.length === 3 && typeof w[1] === 'string' && typeof w[2] === 'string';
     case WIRE.timeout:
-      return w.length === 3 && ['call', 'budget', 'unsettled'].includes(w[1]) && typeof w[2] === 'number';
+      return (
+        w.length === 3 && ['call', 'budget', 'unsettled', 'wall'].includes(w[1]) && typeof w[2] === 'number'
+      );
     case WIRE.crash:
       return w.length === 2 && typeof w[1] === 'string';
     default:

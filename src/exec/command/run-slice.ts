@@ -8,6 +8,7 @@ import {
   WIRE_VALUE_HEAD,
   type WireOutcome,
 } from '../outcome.ts';
+import { blameCall, type CallFailure, failureCost } from '../range-ledger.ts';
 import type { WorkerPool } from './pool.ts';
 import { type Ended, encodeHostMessage, isReportableOutcome, type WorkerMessage } from './protocol.ts';
 import { type ExchangeEnd, type ExchangeWatch, maxLineChars, type WorkerProcess } from './worker-process.ts';
@@ -322,22 +323,32 @@ class SliceRunner {
     return this.#ctx.textOutcome ? this.#ctx.textOutcome(text) : textOutcome(text);
   }
 
-  /** The call a failure is blamed on: the worker's word if it is in range, else the first without an outcome. */
-  #culprit(claimed: number | null | undefined, next: number, to: number): number {
-    return typeof claimed === 'number' && claimed >= next && claimed < to ? claimed : next;
+  /** The range bookkeeping of a failed call (src/exec/range-ledger.ts), over this slice. */
+  #blame(
+    failure: CallFailure,
+    outcome: Outcome,
+    claimed: number | null | undefined,
+    next: number,
+    to: number,
+    timeoutMs: number,
+    lostMs: number,
+  ): void {
+    blameCall(
+      {
+        record: (i, o) => this.#record(i, o),
+        rerun: (from, upTo) => this.#ranges.unshift([from, upTo]),
+        charge: (ms) => {
+          this.#slice.budget.remainingMs -= ms;
+        },
+        stats: this.#stats,
+      },
+      { failure, outcome, claimed, next, to, timeoutMs, lostMs },
+    );
   }
 
-  /** Records the outcome of the call that ended a worker or child, and queues the rest to run again. */
-  #blame(culprit: number, outcome: Outcome, next: number, to: number): void {
-    this.#record(culprit, outcome);
-    // Calls in [next, culprit) finished but their results were not sent yet; they run again.
-    if (culprit + 1 < to) this.#ranges.unshift([culprit + 1, to]);
-    if (next < culprit) this.#ranges.unshift([next, culprit]);
-  }
-
-  #chargeTimeout(timeoutMs: number, lostMs: number): void {
+  #chargeTimeout(timeoutMs: number): void {
     this.#stats.timeouts++;
-    this.#slice.budget.remainingMs -= Math.max(timeoutMs, lostMs);
+    this.#slice.budget.remainingMs -= failureCost('timeout', timeoutMs, 0);
   }
 
   /** The candidate's CPU time ran out mid-range: what did not report gets `budget`. */
@@ -355,22 +366,29 @@ class SliceRunner {
       return;
     }
     this.#stats.restarts++;
-    const culprit = this.#culprit(e.at, next, to);
     if (e.cause === 'timeout') {
-      this.#chargeTimeout(timeoutMs, 0);
-      this.#blame(culprit, timeoutOutcome(timeoutMs), next, to);
+      this.#blame('timeout', timeoutOutcome(timeoutMs), e.at, next, to, timeoutMs, 0);
     } else if (e.cause === 'exit') {
-      this.#stats.crashes++;
-      this.#blame(culprit, { kind: 'crash', reason: e.reason ?? 'the worker exited' }, next, to);
+      // The zygote says how the child ended, not how long it ran: the crash costs no budget.
+      this.#blame(
+        'crash',
+        { kind: 'crash', reason: e.reason ?? 'the worker exited' },
+        e.at,
+        next,
+        to,
+        timeoutMs,
+        0,
+      );
     } else {
-      this.#blame(culprit, protocolError(`the candidate broke the protocol: ${e.reason ?? ''}`), next, to);
+      const fault = protocolError(`the candidate broke the protocol: ${e.reason ?? ''}`);
+      this.#blame('fault', fault, e.at, next, to, timeoutMs, 0);
     }
   }
 
   #endedLoad(e: Ended, timeoutMs: number): void {
     this.#stats.restarts++;
     if (e.cause === 'timeout') {
-      this.#chargeTimeout(timeoutMs, 0);
+      this.#chargeTimeout(timeoutMs);
       this.#recordAll(timeoutOutcome(timeoutMs));
     } else if (e.cause === 'exit') {
       this.#stats.crashes++;
@@ -390,18 +408,26 @@ class SliceRunner {
     silentMs: number,
   ): void {
     if (next >= to) return;
-    const culprit = this.#culprit(worker.readProgress(), next, to);
+    const claimed = worker.readProgress();
     this.#stats.restarts++;
     if (end.kind === 'hung') {
-      this.#chargeTimeout(timeoutMs, silentMs > silenceLimit(timeoutMs) ? silentMs : 0);
-      this.#blame(culprit, timeoutOutcome(timeoutMs), next, to);
+      // Silent past the silence limit: a wall-time hang; else the call's own limit ran out.
+      const wall = silentMs > silenceLimit(timeoutMs);
+      this.#blame(
+        wall ? 'wall' : 'timeout',
+        timeoutOutcome(timeoutMs),
+        claimed,
+        next,
+        to,
+        timeoutMs,
+        silentMs,
+      );
     } else if (end.kind === 'fault') {
       // A worker that breaks the protocol costs its own candidate that call, nothing more.
-      this.#blame(culprit, protocolError(`the worker broke the protocol: ${end.reason}`), next, to);
+      const fault = protocolError(`the worker broke the protocol: ${end.reason}`);
+      this.#blame('fault', fault, claimed, next, to, timeoutMs, silentMs);
     } else {
-      this.#stats.crashes++;
-      this.#slice.budget.remainingMs -= Math.min(timeoutMs, silentMs);
-      this.#blame(culprit, { kind: 'crash', reason: end.reason }, next, to);
+      this.#blame('crash', { kind: 'crash', reason: end.reason }, claimed, next, to, timeoutMs, silentMs);
     }
   }
 
@@ -409,7 +435,7 @@ class SliceRunner {
     if (end.kind === 'aborted') return;
     this.#stats.restarts++;
     if (end.kind === 'hung' || end.kind === 'spent') {
-      this.#chargeTimeout(timeoutMs, 0);
+      this.#chargeTimeout(timeoutMs);
       this.#recordAll(timeoutOutcome(timeoutMs));
     } else if (end.kind === 'fault') {
       this.#recordAll(

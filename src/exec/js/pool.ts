@@ -1,126 +1,42 @@
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { SourceCandidate } from '../../candidates/index.ts';
 import type { Tagged } from '../../values/index.ts';
-import type { CandidateRunStats, RunContext } from '../backend.ts';
-import { BUDGET_SPENT, fromWireOutcome, type Outcome, WIRE, type WireOutcome } from '../outcome.ts';
-import { PHASE, SLOT, SLOT_COUNT } from './harness.ts';
-import type { CandidatePayload, ChunkMessage, HostMessage, WorkerMessage } from './protocol.ts';
-import { workerSource } from './worker-source.ts';
-
-/** One candidate's state within a run. */
-interface RowState {
-  readonly row: number;
-  readonly ctx: RunContext;
-  readonly run: RunState;
-  readonly payload: CandidatePayload;
-  readonly stats: CandidateRunStats;
-  budgetLeftMs: number;
-  /** What is left of `candidateTimeMs` (Infinity without a limit). */
-  timeLeftMs: number;
-  /** Set when the candidate cannot even load (it hangs or crashes at top level). */
-  dead: Outcome | null;
-}
-
-interface RunState {
-  readonly id: number;
-  readonly ctx: RunContext;
-  pendingJobs: number;
-  resolve: () => void;
-  aborted: boolean;
-  abortedAt: number;
-}
-
-/** A range of inputs of one candidate. `next` is the first index whose outcome is not yet recorded. */
-interface Job {
-  readonly id: number;
-  readonly rs: RowState;
-  readonly from: number;
-  readonly to: number;
-  next: number;
-  readonly isolated: boolean;
-  startedAt: number;
-}
-
-interface Slot {
-  worker: Worker | null;
-  readonly progress: Int32Array;
-  readonly sab: SharedArrayBuffer;
-  ready: boolean;
-  inputsKeys: Set<string>;
-  /**
-   * Jobs sent to the worker, in the order it runs them. The head is running (or its last chunks
-   * are on their way); the rest wait in the worker's queue, so it never sits idle while the host
-   * takes in a finished job's results.
-   */
-  jobs: Job[];
-  /** Progress last seen: the sequence number and the call index the worker wrote. */
-  lastSeq: number;
-  lastIndex: number;
-  lastChange: number;
-  lastError: string | null;
-  /** Jobs the current worker has started: about one sandbox (a `vm` context) each. */
-  jobsRun: number;
-  /** The worker thread's Linux thread id, to read its CPU time (-1: unknown, wall time is used). */
-  tid: number;
-  /** CPU time of the worker when the watchdog first saw the current call stand still (-1: not yet). */
-  callCpuBase: number;
-  /** Time the worker spent asleep (Atomics.wait, a lock) during the current call, sampled per tick. */
-  sleptMs: number;
-  lastTick: number;
-  /** CPU time of the worker when the current job began (-1: unknown). */
-  jobCpuBase: number;
-}
-
-/** Input sets a worker keeps; the host evicts the least recently used and tells the worker. */
-const INPUT_SETS_PER_WORKER = 4;
-/** How long an aborted run's chunk may go on before its worker is replaced. */
-const ABORT_GRACE_MS = 100;
-/**
- * The wall-time backstop of a call: per-call limits count CPU time (and time asleep), so a busy
- * machine does not time out a fast call; a call that neither runs nor sleeps (starved, or a
- * platform without per-thread CPU time) is still ended after this much wall time.
- */
-const wallBackstopMs = (timeoutMs: number): number => Math.max(10 * timeoutMs, timeoutMs + 5000);
-/** Clock ticks per second of /proc/<pid>/task/<tid>/stat (USER_HZ, 100 on every Linux ABI). */
-const USER_HZ = 100;
-
-/** CPU time (ms) of one thread of this process and whether it is asleep; null where /proc cannot say. */
-const threadCpu = (tid: number): { cpuMs: number; asleep: boolean } | null => {
-  if (tid < 0) return null;
-  try {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'latin1');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cpuMs = ((Number(f[11]) + Number(f[12])) * 1000) / USER_HZ;
-    if (!Number.isFinite(cpuMs)) return null;
-    return { cpuMs, asleep: f[0] === 'S' || f[0] === 'D' };
-  } catch {
-    return null;
-  }
-};
+import type { RunContext } from '../backend.ts';
+import { BUDGET_SPENT, type Outcome } from '../outcome.ts';
+import { blameCall, failureCost } from '../range-ledger.ts';
+import { readChunk, readPending, UNSETTLED } from './chunk.ts';
+import { PHASE, SLOT } from './harness.ts';
+import type { ChunkMessage, HostMessage } from './protocol.ts';
+import {
+  fillJob,
+  finishJob,
+  JOBS_PER_WORKER,
+  type Job,
+  JobQueue,
+  type RowState,
+  type RunState,
+  recordRest,
+} from './scheduler.ts';
+import {
+  discard,
+  INPUT_SETS_PER_WORKER,
+  moved,
+  newSlot,
+  RETIRE_AFTER_JOBS,
+  type Slot,
+  spawnWorker,
+  threadCpu,
+  wallBackstopMs,
+} from './slot.ts';
 
 /** Name of the error outcome for a report the harness could not have made. */
 export const HARNESS_VIOLATION = 'HarnessViolation';
 
-let nextJobId = 1;
-let nextRunId = 1;
-/** Jobs sent to one worker at a time: one running, one queued behind it. */
-const JOBS_PER_WORKER = 2;
-/**
- * Jobs after which an idle worker is replaced by a fresh one. V8 frees a dropped `vm` context
- * only in a full collection, which a worker's heuristics put off until hundreds of dead
- * contexts fill its heap and every collection is slow; a new worker starts clean.
- */
-const RETIRE_AFTER_JOBS = 64;
+/** How long an aborted run's chunk may go on before its worker is replaced. */
+const ABORT_GRACE_MS = 100;
 
-/** What the harness reports for a chunk (see `runChunk` in harness.ts). */
-interface ChunkReport {
-  n: number;
-  p: 0 | 1;
-  v: unknown[];
-  e: Array<[number, 1 | 2, string, string]>;
-}
+let nextRunId = 1;
 
 /** What a candidate whose entry is missing gets on every input: the functions it does define, and the fixes. */
 const entryNotFoundMessage = (c: SourceCandidate): string =>
@@ -138,34 +54,14 @@ export class JsSandboxPool {
   readonly size: number;
   readonly memoryMb: number;
   readonly #slots: Slot[];
-  readonly #queue: Job[] = [];
+  readonly #queue = new JobQueue();
   #watchdog: NodeJS.Timeout | null = null;
 
   constructor(options: { size?: number; memoryMb: number }) {
     // Never fewer than two: one worker being replaced must not stall every other candidate.
     this.size = Math.max(1, options.size ?? Math.max(2, Math.min(availableParallelism(), 8)));
     this.memoryMb = options.memoryMb;
-    this.#slots = Array.from({ length: this.size }, () => {
-      const sab = new SharedArrayBuffer(SLOT_COUNT * Int32Array.BYTES_PER_ELEMENT);
-      return {
-        worker: null,
-        progress: new Int32Array(sab),
-        sab,
-        ready: false,
-        inputsKeys: new Set<string>(),
-        jobs: [],
-        lastSeq: 0,
-        lastIndex: -1,
-        lastChange: 0,
-        lastError: null,
-        jobsRun: 0,
-        tid: -1,
-        callCpuBase: -1,
-        sleptMs: 0,
-        lastTick: 0,
-        jobCpuBase: -1,
-      };
-    });
+    this.#slots = Array.from({ length: this.size }, newSlot);
   }
 
   /** Runs each row's candidate on every input of the context. */
@@ -221,7 +117,7 @@ export class JsSandboxPool {
           continue;
         }
         for (let from = 0; from < n; from += partSize)
-          this.#enqueue(rs, from, Math.min(n, from + partSize), false);
+          this.#queue.enqueue(rs, from, Math.min(n, from + partSize), false);
       }
       if (ctx.signal) {
         ctx.signal.addEventListener('abort', () => this.#abort(runState), { once: true });
@@ -237,7 +133,7 @@ export class JsSandboxPool {
     await Promise.all(
       this.#slots.map(async (slot) => {
         const w = slot.worker;
-        this.#discard(slot);
+        discard(slot);
         await w?.terminate();
       }),
     );
@@ -247,39 +143,12 @@ export class JsSandboxPool {
     for (const slot of this.#slots) slot.worker?.postMessage(message);
   }
 
-  #enqueue(rs: RowState, from: number, to: number, isolated: boolean, front = false): void {
-    if (from >= to) return;
-    const job: Job = { id: nextJobId++, rs, from, to, next: from, isolated, startedAt: 0 };
-    rs.run.pendingJobs++;
-    if (front) this.#queue.unshift(job);
-    else this.#queue.push(job);
-  }
-
-  #finishJob(job: Job): void {
-    job.rs.stats.durationMs += performance.now() - job.startedAt;
-    const run = job.rs.run;
-    if (--run.pendingJobs === 0) run.resolve();
-  }
-
-  /** Records an outcome for every input of the job not yet recorded. */
-  #recordRest(job: Job, outcome: Outcome): void {
-    for (let i = job.next; i < job.to; i++) job.rs.ctx.record(job.rs.row, i, outcome);
-    job.next = job.to;
-  }
-
-  /** Records an outcome for every input of the job not yet recorded, and retires the job. */
-  #fillJob(job: Job, outcome: Outcome): void {
-    this.#recordRest(job, outcome);
-    if (job.startedAt === 0) job.startedAt = performance.now();
-    this.#finishJob(job);
-  }
-
   #pump(): void {
     // Every idle worker gets a job before any busy one gets a second.
     fill: for (let depth = 1; depth <= JOBS_PER_WORKER; depth++) {
       for (const slot of this.#slots) {
         if (slot.jobs.length >= depth) continue;
-        const job = this.#takeJob();
+        const job = this.#queue.take();
         if (job === undefined) break fill;
         this.#start(slot, job);
       }
@@ -289,84 +158,18 @@ export class JsSandboxPool {
     else this.#stopWatchdog();
   }
 
-  #takeJob(): Job | undefined {
-    for (;;) {
-      const job = this.#queue.shift();
-      if (job === undefined) return undefined;
-      const { rs } = job;
-      if (rs.run.aborted) {
-        this.#finishJob(job);
-        continue;
-      }
-      if (rs.dead !== null) {
-        this.#fillJob(job, rs.dead);
-        continue;
-      }
-      if (rs.budgetLeftMs <= 0 || rs.timeLeftMs <= 0) {
-        rs.stats.budgetSpent = true;
-        this.#fillJob(job, BUDGET_SPENT);
-        continue;
-      }
-      return job;
-    }
-  }
-
   #spawn(slot: Slot): Worker {
-    const worker = new Worker(workerSource(), {
-      eval: true,
-      name: 'crosscheck-sandbox',
-      workerData: { sab: slot.sab },
-      // The worker sees no environment: even code that escaped the context finds no secrets.
-      env: {},
-      execArgv: [],
-      stdout: true,
-      stderr: true,
-      resourceLimits: {
-        maxOldGenerationSizeMb: this.memoryMb,
-        maxYoungGenerationSizeMb: Math.max(8, Math.min(64, Math.floor(this.memoryMb / 4))),
-        stackSizeMb: 4,
-      },
-    });
-    // Output is dropped unread. Reading it (even `resume()`) refs the worker's internal port until
-    // the stream ends, which defeats `unref()` on idle workers and keeps a finished script alive;
-    // a destroyed stream is never read, and what an escaped candidate writes goes nowhere.
-    worker.stdout.destroy();
-    worker.stderr.destroy();
-    slot.worker = worker;
-    slot.ready = false;
-    slot.inputsKeys = new Set();
-    slot.lastError = null;
-    slot.jobsRun = 0;
-    slot.tid = -1;
-    worker.on('message', (m: WorkerMessage) => {
-      if (slot.worker !== worker) return;
-      if (m.type === 'ready') {
-        slot.ready = true;
-        slot.tid = Number.isInteger(m.tid) ? m.tid : -1;
+    return spawnWorker(slot, this.memoryMb, {
+      ready: (tid) => {
         slot.lastChange = performance.now();
         slot.callCpuBase = -1;
-        slot.jobCpuBase = threadCpu(slot.tid)?.cpuMs ?? -1;
-        this.#moved(slot);
-      } else if (m.type === 'chunk') this.#onChunk(slot, m);
-      else if (m.type === 'done') this.#onDone(slot, m.jobId, m.cpuMs);
-      else if (m.type === 'fatal') slot.lastError = m.reason;
+        slot.jobCpuBase = threadCpu(tid)?.cpuMs ?? -1;
+        moved(slot);
+      },
+      chunk: (m) => this.#onChunk(slot, m),
+      done: (jobId, cpuMs) => this.#onDone(slot, jobId, cpuMs),
+      lost: (reason) => this.#fail(slot, 'crash', reason),
     });
-    worker.on('messageerror', () => {
-      if (slot.worker !== worker) return;
-      this.#fail(slot, 'crash', 'the sandbox worker sent a message that could not be read');
-    });
-    worker.on('error', (error: Error & { code?: string }) => {
-      if (slot.worker !== worker) return;
-      slot.lastError =
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `out of memory: the call exceeded the ${this.memoryMb} MB heap limit`
-          : `the worker failed: ${error.message}`;
-    });
-    worker.on('exit', (code) => {
-      if (slot.worker !== worker) return;
-      this.#fail(slot, 'crash', slot.lastError ?? `the worker exited with code ${code}`);
-    });
-    return worker;
   }
 
   #start(slot: Slot, job: Job): void {
@@ -406,21 +209,7 @@ export class JsSandboxPool {
     slot.lastChange = job.startedAt;
     slot.callCpuBase = -1;
     slot.jobCpuBase = threadCpu(slot.tid)?.cpuMs ?? -1;
-    this.#moved(slot);
-  }
-
-  /**
-   * Whether the worker has made progress since the last look. The sequence number moves once
-   * per chunk and job; within a chunk, each call writes its index, which only grows.
-   */
-  #moved(slot: Slot): boolean {
-    const seq = Atomics.load(slot.progress, SLOT.seq);
-    const index = Atomics.load(slot.progress, SLOT.index);
-    // Within a chunk the index only grows: anything else is not progress.
-    if (seq === slot.lastSeq && index <= slot.lastIndex) return false;
-    slot.lastSeq = seq;
-    slot.lastIndex = index;
-    return true;
+    moved(slot);
   }
 
   /** The job the slot's worker is on: the one it last announced, if the host still holds it. */
@@ -472,13 +261,13 @@ export class JsSandboxPool {
     if (job.next < job.to && !rs.run.aborted) {
       // The worker stopped early: the candidate's time limit ran out.
       rs.stats.budgetSpent = true;
-      this.#recordRest(job, BUDGET_SPENT);
+      recordRest(job, BUDGET_SPENT);
     }
     const next = slot.jobs[0];
     if (next !== undefined) this.#began(slot, next);
     else if (slot.jobsRun >= RETIRE_AFTER_JOBS) this.#retire(slot);
     else slot.worker?.unref();
-    this.#finishJob(job);
+    finishJob(job);
     this.#pump();
   }
 
@@ -490,15 +279,15 @@ export class JsSandboxPool {
     const phase = Atomics.load(slot.progress, SLOT.phase);
     const lostMs = performance.now() - slot.lastChange;
     const worker = slot.worker;
-    this.#discard(slot);
+    discard(slot);
     void worker?.terminate();
     // The other jobs sent to this worker lose nothing but their place: what the host has not
     // recorded of them runs again elsewhere (their unread chunks died with the worker).
     for (const other of others.reverse()) {
-      this.#enqueue(other.rs, other.next, other.to, other.isolated, true);
+      this.#queue.enqueue(other.rs, other.next, other.to, other.isolated, true);
       other.next = other.to;
       if (other.startedAt === 0) other.startedAt = performance.now();
-      this.#finishJob(other);
+      finishJob(other);
     }
     if (job === undefined) {
       this.#pump();
@@ -508,7 +297,7 @@ export class JsSandboxPool {
     rs.stats.restarts++;
     if (rs.run.aborted) {
       job.next = job.to;
-      this.#finishJob(job);
+      finishJob(job);
       this.#pump();
       return;
     }
@@ -518,7 +307,7 @@ export class JsSandboxPool {
         rs.stats.budgetSpent = true;
         rs.timeLeftMs = 0;
       }
-      this.#fillJob(
+      fillJob(
         job,
         kind === 'budget' ? BUDGET_SPENT : { kind: 'error', name: HARNESS_VIOLATION, message: reason },
       );
@@ -532,29 +321,35 @@ export class JsSandboxPool {
         : kind === 'wall'
           ? { kind: 'timeout', reason: 'wall', ms: wallBackstopMs(timeoutMs) }
           : { kind: 'crash', reason };
-    rs.budgetLeftMs -= kind === 'timeout' ? timeoutMs : lostMs;
-    const timedOut = kind !== 'crash';
+    const cost = failureCost(kind, timeoutMs, lostMs);
     if (phase === PHASE.loading) {
       // The candidate's top-level code itself hangs or crashes: no call can ever run.
+      rs.budgetLeftMs -= cost;
       rs.dead = outcome;
-      if (timedOut) rs.stats.timeouts++;
-      else rs.stats.crashes++;
-      this.#fillJob(job, outcome);
+      if (kind === 'crash') rs.stats.crashes++;
+      else rs.stats.timeouts++;
+      fillJob(job, outcome);
     } else if (phase === PHASE.draining && !job.isolated) {
       // Some call of the last chunk left work in the microtask queue that never ends; rerun
       // that stretch one call per evaluation to find which.
-      this.#enqueue(rs, job.next, job.to, true, true);
+      rs.budgetLeftMs -= cost;
+      this.#queue.enqueue(rs, job.next, job.to, true, true);
       job.next = job.to;
-      this.#finishJob(job);
+      finishJob(job);
     } else {
-      const at = Math.min(Math.max(index, job.next), job.to - 1);
-      rs.ctx.record(rs.row, at, outcome);
-      if (timedOut) rs.stats.timeouts++;
-      else rs.stats.crashes++;
-      this.#enqueue(rs, job.next, at, job.isolated, true);
-      this.#enqueue(rs, at + 1, job.to, job.isolated, true);
+      blameCall(
+        {
+          record: (i, o) => rs.ctx.record(rs.row, i, o),
+          rerun: (from, to) => this.#queue.enqueue(rs, from, to, job.isolated, true),
+          charge: (ms) => {
+            rs.budgetLeftMs -= ms;
+          },
+          stats: rs.stats,
+        },
+        { failure: kind, outcome, claimed: index, next: job.next, to: job.to, timeoutMs, lostMs },
+      );
       job.next = job.to;
-      this.#finishJob(job);
+      finishJob(job);
     }
     this.#pump();
   }
@@ -562,18 +357,9 @@ export class JsSandboxPool {
   /** Replaces an idle worker with a fresh one, started now so that it is ready when needed. */
   #retire(slot: Slot): void {
     const old = slot.worker;
-    this.#discard(slot);
+    discard(slot);
     void old?.terminate();
     this.#spawn(slot).unref();
-  }
-
-  #discard(slot: Slot): void {
-    slot.worker?.removeAllListeners('message');
-    slot.worker = null;
-    slot.jobs = [];
-    slot.ready = false;
-    slot.inputsKeys = new Set();
-    Atomics.store(slot.progress, SLOT.phase, PHASE.idle);
   }
 
   /**
@@ -613,8 +399,8 @@ export class JsSandboxPool {
         this.#fail(slot, 'crash', 'the run was aborted');
         continue;
       }
-      const moved = this.#moved(slot);
-      const cpu = moved && !Number.isFinite(rs.timeLeftMs) ? null : threadCpu(slot.tid);
+      const progressed = moved(slot);
+      const cpu = progressed && !Number.isFinite(rs.timeLeftMs) ? null : threadCpu(slot.tid);
       // The candidate's time limit, enforced while a chunk runs too (the worker checks it only
       // between chunks).
       if (Number.isFinite(rs.timeLeftMs)) {
@@ -625,7 +411,7 @@ export class JsSandboxPool {
           continue;
         }
       }
-      if (moved) {
+      if (progressed) {
         slot.lastChange = now;
         slot.callCpuBase = -1;
         slot.sleptMs = 0;
@@ -644,62 +430,3 @@ export class JsSandboxPool {
     }
   }
 }
-
-/** The timeout of a call whose promise never settled. */
-const UNSETTLED: Outcome = Object.freeze({ kind: 'timeout', reason: 'unsettled', ms: 0 });
-
-const isIndex = (x: unknown, below: number): x is number =>
-  typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < below;
-
-/**
- * A chunk report, checked against everything the harness guarantees: `n` within the job, exactly
- * one outcome per call, other outcomes in order, of kind invalid or error only (crash and timeout
- * are the host's to assign). Null when anything is off.
- */
-const readChunk = (text: string, from: number, to: number): ChunkReport | null => {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
-  const { n, p, v, e } = parsed as Record<string, unknown>;
-  if (!(p === 0 || p === 1) || !Array.isArray(v) || !Array.isArray(e)) return null;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n <= from || n > to) return null;
-  if (v.length !== n - from - p || e.length > v.length) return null;
-  let last = -1;
-  for (const o of e) {
-    if (!Array.isArray(o) || o.length !== 4) return null;
-    const [k, kind, name, message] = o as unknown[];
-    if (!isIndex(k, v.length) || k <= last || v[k] !== null) return null;
-    if (!(kind === 1 || kind === 2) || typeof name !== 'string' || typeof message !== 'string') return null;
-    last = k;
-  }
-  return { n, p, v, e: e as ChunkReport['e'] };
-};
-
-/**
- * The outcome a promise settled with (`[0, tagged]`, `[1|2, name, message]`), an unsettled
- * timeout for '' or null, and null for anything the harness cannot produce.
- */
-const readPending = (text: string | null): Outcome | null => {
-  if (text === null || text === '') return UNSETTLED;
-  let w: unknown;
-  try {
-    w = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(w)) return null;
-  if (w.length === 2 && w[0] === WIRE.value) return fromWireOutcome(w as WireOutcome);
-  if (
-    w.length === 3 &&
-    (w[0] === WIRE.invalid || w[0] === WIRE.error) &&
-    typeof w[1] === 'string' &&
-    typeof w[2] === 'string'
-  ) {
-    return fromWireOutcome(w as WireOutcome);
-  }
-  return null;
-};

@@ -17,6 +17,7 @@ import {
   parseChildLine,
   type Segment,
 } from './host-protocol.ts';
+import { wallBackstopMs } from './slot.ts';
 
 // This module runs from src/exec/js under tsx or Vitest, and from dist/ (ESM or CJS) once built.
 const moduleDir = (): string =>
@@ -446,6 +447,9 @@ export class RemoteSandboxPool {
         if (a === 'call') return { kind: 'timeout', reason: 'call', ms: ctx.limits.timeoutMs };
         if (a === 'budget') return BUDGET_SPENT;
         if (a === 'unsettled') return { kind: 'timeout', reason: 'unsettled', ms: 0 };
+        // The pool's wall-time backstop (a starved call): a timeout, not a fault of the child.
+        if (a === 'wall')
+          return { kind: 'timeout', reason: 'wall', ms: wallBackstopMs(ctx.limits.timeoutMs) };
         break;
       case 4:
         if (typeof a === 'string') return { kind: 'crash', reason: clip(a).slice(0, 300) };

@@ -109,7 +109,7 @@ describe('retries, limits and hostile servers', () => {
 
   it('should end a connection that never answers with the per-attempt timeout, then retry', async () => {
     await script([{ fault: 'hang', times: 1 }]);
-    const llm = client({ timeoutMs: 300 });
+    const llm = client({ timeoutMs: 1500 });
     const c = await llm.chat(ask);
     expect([c.text, c.retries]).toEqual(['ok', 1]);
     expect(llm.stats.retriesByReason).toEqual({ timeout: 1 });
@@ -139,7 +139,8 @@ describe('retries, limits and hostile servers', () => {
     server = await startScriptedLlmServer({ rules: [{ fault }] });
     const llm = client({
       maxReplyBytes: 1024 * 1024,
-      timeoutMs: 300,
+      // Short only for the hang: under load, 10 MB take longer than that to refuse.
+      timeoutMs: fault === 'hang' ? 1500 : 30_000,
       retry: { maxRetries: 1, baseDelayMs: 1 },
     });
     const err = await llm.chat(ask).catch((e) => e);

@@ -101,8 +101,7 @@ export async function toBeTriangulatedBy(
       r.selected.label === wanted ||
       r.selected.group.some((i) => r.candidates[i]?.label === wanted));
   const pass = this.isNot ? !definiteRejection(r) : ok;
-  const agreeing =
-    base !== null && base.classes.some((c) => c.length === forward.length && forward.length >= 2);
+  const agreeing = base?.classes.some((c) => c.length === forward.length && forward.length >= 2) === true;
   const classLine = base ? classesText(base.classes, forward) : null;
   const pl = base?.selection.kind === 'selected' ? (forward[base.selection.index]?.label ?? null) : null;
   const record = triangulationRecord(

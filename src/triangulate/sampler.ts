@@ -90,7 +90,7 @@ export const transformedSignature = (
   exhaustive: boolean | null,
 ): { entry: string; signature: string } => {
   const sig = parseSignature(signature);
-  if (!sig || !sig.params[invert]) {
+  if (!sig?.params[invert]) {
     throw new CrosscheckError(
       'INVALID_TASK',
       `triangulation sampler: cannot derive the ${kind} signature from ${JSON.stringify(signature)}; give the task a Python signature like (a: int, b: int) -> int.`,

@@ -41,7 +41,7 @@ const bundleEsmOnlyDeps = (id: string, importer: string | undefined): boolean =>
   // Whatever a bundled package imports is bundled with it (builtins stay external).
   (importer?.includes('/node_modules/') === true && !id.startsWith('node:'));
 
-export default defineConfig({
+const main = {
   entry: {
     index: 'src/index.ts',
     cli: 'src/cli/main.ts',
@@ -51,8 +51,6 @@ export default defineConfig({
     'vitest-reporter': 'reporter/vitest.ts',
     'jest-reporter': 'reporter/jest.ts',
     'llm-testing': 'src/llm/testing/index.ts',
-    // The sandbox host, started as a child process by the JS/TS source runner (src/exec/js/remote-pool.ts).
-    'sandbox-host': 'src/exec/js/sandbox-host.ts',
   },
   format: {
     esm: {},
@@ -64,8 +62,30 @@ export default defineConfig({
   clean: true,
   sourcemap: false,
   hooks: {
-    'build:done': async (ctx) => {
+    'build:done': async (ctx: { options: { outDir: string } }) => {
       await writeVitest5Declarations(ctx.options.outDir);
     },
   },
-});
+} as const;
+
+/**
+ * The sandbox host, started as a confined child process by the JS/TS source runner
+ * (src/exec/js/remote-pool.ts), sees only its own folder: no node_modules. So it is built apart,
+ * one self-contained file per format with every dependency inside, rather than sharing chunks
+ * with the main entries (a shared CJS chunk once pulled in `picocolors` and the host crashed on
+ * start). tsdown cleans the output folder once for both configs, before either builds.
+ */
+const sandboxHost = {
+  entry: { 'sandbox-host': 'src/exec/js/sandbox-host.ts' },
+  format: {
+    esm: { deps: { alwaysBundle: (id: string) => !id.startsWith('node:'), skipNodeModulesBundle: false } },
+    cjs: { deps: { alwaysBundle: (id: string) => !id.startsWith('node:'), skipNodeModulesBundle: false } },
+  },
+  dts: false,
+  platform: 'node',
+  target: 'node20',
+  clean: true,
+  sourcemap: false,
+} as const;
+
+export default defineConfig([main, sandboxHost]);

@@ -1,6 +1,6 @@
 import { GLYPHS } from './figures.ts';
 import type { ClassRecord, EstimateRecord, PropertyData } from './record.ts';
-import type { CheckRow, PacVerdict, SuiteFigures } from './summary.ts';
+import type { CheckRow, PacVerdict, ReviewSummary, SuiteFigures } from './summary.ts';
 
 /** Number formatting shared by the renderers, so every format shows the same figures. */
 
@@ -141,3 +141,13 @@ export const replayText = (p: PropertyData): string =>
   p.path === null
     ? `{ seed: ${p.seed} }`
     : `{ seed: ${p.seed}, path: ${JSON.stringify(p.path)}, endOnFailure: true }`;
+
+/**
+ * The suite's grounded reviews in one line: how many, their verdicts and mean score. A review is
+ * an LLM judge's reading of outputs, not a proof, and the line says so.
+ */
+export const reviewSuiteText = (r: ReviewSummary): string =>
+  `${r.checks} review${r.checks === 1 ? '' : 's'}: ${r.accepted} accepted, ${r.rejected} rejected, ` +
+  `${r.inconclusive} inconclusive` +
+  (r.meanScore === null ? '' : ` · mean score ${num(r.meanScore, 2)}`) +
+  " (an LLM judge's verdicts on the outputs, not a proof)";

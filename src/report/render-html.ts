@@ -9,6 +9,7 @@ import {
   propertyRunsText,
   ratio,
   replayText,
+  reviewSuiteText,
   rhoStrength,
   taskCountText,
   unknownSuiteText,
@@ -259,6 +260,9 @@ export const renderHtml = (report: CrosscheckReport): string => {
             ? [
                 suiteCards(summary),
                 modelsTable(summary),
+                summary.reviews
+                  ? `<h2>Grounded review</h2>\n<p>${e(reviewSuiteText(summary.reviews))}</p>`
+                  : '',
                 llmSection(summary),
                 '<h2>Plots</h2>',
                 `<div class="plots">${errorVsIncoherence(summary)}${rankingPlot(summary)}${classPlot(summary)}</div>`,

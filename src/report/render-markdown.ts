@@ -16,6 +16,7 @@ import {
   propertyRunsText,
   ratio,
   replayText,
+  reviewSuiteText,
   rhoStrength,
   taskCountText,
   unknownCell,
@@ -265,6 +266,7 @@ export const renderMarkdown = (report: CrosscheckReport): string => {
   lines.push(...properties(summary), ...witnesses(summary));
   const m = models(summary);
   if (m.length) lines.push('', ...m);
+  if (summary.reviews) lines.push('', '### Grounded review', '', reviewSuiteText(summary.reviews));
   if (summary.llm) lines.push('', '### LLM', '', ...llmSummaryLines(summary.llm).map((l) => `- ${l}`));
   return `${lines.join('\n')}\n`;
 };

@@ -18,6 +18,7 @@ import {
   propertyOutcomeText,
   propertyRunsText,
   ratio,
+  reviewSuiteText,
   rhoStrength,
   taskCountText,
   unknownCell,
@@ -300,6 +301,7 @@ export const renderTerminal = (report: CrosscheckReport, options: TerminalOption
   if (properties.length) lines.push('', ...properties);
   const models = modelLines(summary, width, c);
   if (models.length) lines.push('', ...models);
+  if (summary.reviews) lines.push('', `  ${c.bold('Grounded review')}  ${reviewSuiteText(summary.reviews)}`);
   if (summary.llm) {
     const [first, ...rest] = llmSummaryLines(summary.llm);
     lines.push('', `  ${c.bold('LLM')}  ${first}`, ...rest.map((l) => `       ${l}`));

@@ -4,7 +4,16 @@ import { toPassGroundedReview } from '../../matchers/index.ts';
 import { closeSandboxPools } from '../../src/exec/index.ts';
 import { candidates, defineTask } from '../../src/index.ts';
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
-import { llmSummary, parseRecord, serializeRecord, summarize } from '../../src/report/index.ts';
+import {
+  createReport,
+  llmSummary,
+  parseRecord,
+  renderHtml,
+  renderMarkdown,
+  renderTerminal,
+  serializeRecord,
+  summarize,
+} from '../../src/report/index.ts';
 import { context } from '../matchers/context.ts';
 import { block, CORRECT, client, generatorRules, INCORRECT, tempCache } from './helpers.ts';
 
@@ -155,6 +164,15 @@ describe('toPassGroundedReview', () => {
       replayedCostUsd: null,
     });
     expect(summary.reviews?.liveCostUsd).toBeCloseTo(2 * (record.tokens?.costUsd as number), 12);
+    // ...which every renderer states, as a judge's verdicts rather than a proof.
+    const report = createReport([record, record], { framework: 'vitest', shard: null });
+    const line =
+      /2 reviews: 0 accepted, 2 rejected, 0 inconclusive · mean score \d\.\d\d \(an LLM judge's verdicts/;
+    expect(renderTerminal(report, { color: false, width: 120 })).toMatch(line);
+    expect(renderMarkdown(report)).toMatch(line);
+    expect(renderHtml(report)).toMatch(
+      /2 reviews: 0 accepted, 2 rejected, 0 inconclusive · mean score \d\.\d\d \(an LLM judge&#39;s verdicts/,
+    );
   });
 
   it('should throw for misuse: no task, no description, no llm, a threshold outside [0, 1]', async () => {

@@ -50,6 +50,8 @@ WIRE_VALUE, WIRE_INVALID, WIRE_ERROR, WIRE_TIMEOUT, WIRE_CRASH = 0, 1, 2, 3, 4
 if hasattr(sys, "set_int_max_str_digits"):
     sys.set_int_max_str_digits(0)
 FLUSH_SECONDS = 0.025
+# The zygote tells the host it is alive after this long without a word (docs/protocol.md).
+ALIVE_SECONDS = 1.0
 MESSAGE_CHARS = 2000
 
 # The script's own folder must not shadow candidate imports.
@@ -177,28 +179,56 @@ def _describe(v):
 _esc = json.encoder.encode_basestring_ascii
 
 
+class _TooLarge(Exception):
+    pass
+
+
+# Characters a value being encoded may still produce. Each part is charged a lower bound of its
+# text before it is encoded (a container two characters an item, with brackets and commas; a
+# string, bytes or big int the rest of its own; one character of each part is its container's), so a result far over the output limit is refused
+# at the cost of a length check, not of encoding it so a result far over the output limit is refused at the
+# cost of a length check, not of encoding it (64 MB of text took ~360 ms of CPU, close to a
+# per-call limit, and a busy machine turned OutputTooLarge into a timeout). Unbounded (inputs)
+# unless _value_wire sets it.
+_room = [math.inf]
+# Big homogeneous int lists are joined in slices this long, charged after each.
+_INT_SLICE = 1 << 16
+
+
+def _charge(n):
+    room = _room[0] - n
+    if room < 0:
+        raise _TooLarge()
+    _room[0] = room
+
+
 def encode(v):
-    """Python value -> tagged JSON text. Raises Unserializable; RecursionError on cycles.
+    """Python value -> tagged JSON text. Raises Unserializable; RecursionError on cycles;
+    _TooLarge once the text would pass the output limit.
 
     Writes text directly instead of building a tagged tree for json.dumps: half the time on the
     per-call path. Homogeneous lists of small ints or of strings go to the C encoder whole."""
     t = type(v)
     if t is int:
-        return repr(v) if -MAX_SAFE <= v <= MAX_SAFE else '{"$int":"%d"}' % v
+        return repr(v) if -MAX_SAFE <= v <= MAX_SAFE else _big_int(v)
     if t is str:
+        _charge(len(v) + 1)
         return _esc(v)
     if t is list:
         if not v:
             return "[]"
+        _charge(2 * len(v))
         types = set(map(type, v))
         if len(types) == 1:
             only = types.pop()
             if only is str:
+                _charge(sum(map(len, v)) + len(v))
                 return _str_list(v)
             if only is int and -MAX_SAFE <= min(v) and max(v) <= MAX_SAFE:
-                return "[" + ",".join(map(repr, v)) + "]"
+                return "[" + _int_items(v) + "]"
         return "[" + _items(v) + "]"
     if t is tuple:
+        _charge(2 * len(v))
         return '{"$tuple":[' + _items(v) + "]}"
     if t is bool:
         return "true" if v else "false"
@@ -207,12 +237,34 @@ def encode(v):
     if t is float:
         return '{"$float":' + (repr(v) if v - v == 0 else '"' + _special(v) + '"') + "}"
     if t is dict:
+        _charge(6 * len(v))
         return '{"$dict":[' + ",".join(["[" + encode(k) + "," + encode(x) + "]" for k, x in v.items()]) + "]}"
     if t is set:
+        _charge(2 * len(v))
         return '{"$set":[' + _items(v) + "]}"
     if t is frozenset:
+        _charge(2 * len(v))
         return '{"$frozenset":[' + _items(v) + "]}"
     return _encode_other(v)
+
+
+def _big_int(v):
+    # Text of an int takes time quadratic in its size: charge its digits (at least
+    # bit_length * log10(2), less one) before converting it.
+    _charge(max(0, int(v.bit_length() * 0.30103) - 2))
+    return '{"$int":"%d"}' % v
+
+
+def _int_items(v):
+    if len(v) <= _INT_SLICE:
+        return ",".join(map(repr, v))
+    parts = []
+    for i in range(0, len(v), _INT_SLICE):
+        part = ",".join(map(repr, v[i:i + _INT_SLICE]))
+        # The list charged one character and one comma an item already.
+        _charge(len(part) + 1 - 2 * min(_INT_SLICE, len(v) - i))
+        parts.append(part)
+    return ",".join(parts)
 
 
 def _items(v):
@@ -234,7 +286,9 @@ def _encode_other(v):
     if isinstance(v, str):
         return encode(str(v))
     if isinstance(v, (bytes, bytearray, memoryview)):
-        return '{"$bytes":"' + bytes(v).hex() + '"}'
+        b = bytes(v)
+        _charge(2 * len(b) + 11)
+        return '{"$bytes":"' + b.hex() + '"}'
     if isinstance(v, complex):
         return '{"$complex":[' + _float_text(v.real) + "," + _float_text(v.imag) + "]}"
     if isinstance(v, list):
@@ -337,17 +391,14 @@ def _value_wire(r, max_chars):
         return "[0,true]" if r else "[0,false]"
     if r is None:
         return "[0,null]"
-    if t is int and r.bit_length() * 0.30103 > max_chars:
-        # Converting a huge int to text takes time quadratic in its size: refuse it up front.
-        return _error_wire(
-            WIRE_ERROR, "OutputTooLarge",
-            "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
-        )
     limit = sys.getrecursionlimit()
     try:
         if limit > 2000:
             sys.setrecursionlimit(2000)
+        _room[0] = max_chars
         s = encode(r)
+    except _TooLarge:
+        s = None
     except Unserializable as e:
         return _error_wire(WIRE_ERROR, "Unserializable", e)
     except RecursionError:
@@ -364,9 +415,10 @@ def _value_wire(r, max_chars):
     except MemoryError:
         return _error_wire(WIRE_ERROR, "OutputTooLarge", "the value ran out of memory while being encoded")
     finally:
+        _room[0] = math.inf
         if limit > 2000:
             sys.setrecursionlimit(limit)
-    if len(s) > max_chars:
+    if s is None or len(s) > max_chars:
         return _error_wire(
             WIRE_ERROR, "OutputTooLarge",
             "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
@@ -817,6 +869,44 @@ def _cpu_clock(pid):
     return ((~pid) << 3) | 2
 
 
+_ALIVE = '{"t":"alive"}'
+
+
+class _OwnTime:
+    """The wall time a child spent on its current call, less what a busy machine added: the time
+    it waited for a CPU (the run delay of /proc/<pid>/schedstat) and the time the zygote was
+    blocked relaying to the host. What is left is running or sleeping of its own accord, so a
+    candidate that sleeps is still ended while a loaded machine cannot end a fast one. Where the
+    kernel keeps no schedstat, this is plain wall time."""
+
+    def __init__(self, zygote, pid):
+        self.zygote = zygote
+        self.path = "/proc/%d/schedstat" % pid
+        self.wall0 = self.delay0 = self.blocked0 = 0.0
+
+    def _delay(self):
+        try:
+            with open(self.path, "rb") as f:
+                return int(f.read().split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    def start(self, now):
+        self.wall0, self.delay0, self.blocked0 = now, self._delay(), self.zygote.blocked
+
+    def wall(self, now):
+        return now - self.wall0
+
+    def own(self, now):
+        return (now - self.wall0) - (self._delay() - self.delay0) - (self.zygote.blocked - self.blocked0)
+
+
+def _hard_wall_limit(own_limit):
+    """Plain wall time after which a call ends whatever the clocks say: only a defence should
+    the run delay be misread, never what decides a call on a working kernel."""
+    return max(60.0, 10 * own_limit)
+
+
 class Ended(Exception):
     def __init__(self, cause, reason=""):
         self.cause = cause
@@ -864,17 +954,28 @@ class Zygote:
         self.zombies = []
         self.count = 0
         self.pending = b""
+        # Seconds spent blocked writing to the host (a host too busy to read), and when the
+        # host last heard from this zygote.
+        self.blocked = 0.0
+        self.last_out = time.monotonic()
 
     def send(self, text):
-        data = text.encode("utf-8") + b"\n"
-        while data:
-            n = os.write(self.wfd, data)
-            data = data[n:]
+        self.relay(text.encode("utf-8") + b"\n")
 
     def relay(self, data):
+        t0 = time.monotonic()
         while data:
             n = os.write(self.wfd, data)
             data = data[n:]
+        self.last_out = now = time.monotonic()
+        self.blocked += now - t0
+
+    def beat(self, now):
+        """Tells the host the zygote is still watching a call: on a busy machine a call within
+        its CPU limit can take many times its limit in wall time, and the host must not take the
+        silence for a hang."""
+        if now - self.last_out > ALIVE_SECONDS:
+            self.send(_ALIVE)
 
     def on_inputs(self, msg):
         """Decodes each input once, in the zygote: every child inherits the result. Immutable
@@ -1055,7 +1156,9 @@ class Zygote:
             cpu0 = 0
         call_idx = self.progress[0]
         call_cpu = cpu0
-        call_wall = time.monotonic()
+        clock_own = _OwnTime(self, pid)
+        clock_own.start(time.monotonic())
+        hard_limit = _hard_wall_limit(wall_limit)
         nxt = window[0] if window else 0
         progress = self.progress
         while True:
@@ -1066,7 +1169,7 @@ class Zygote:
                 except OSError:
                     data = b""
                 if not data:
-                    self.await_exit(pid, clock, call_cpu, call_wall, timeout_ns, wall_limit)
+                    self.await_exit(pid, clock, call_cpu, clock_own, timeout_ns, wall_limit)
                 data = self.pending + data
                 lines = data.split(b"\n")
                 self.pending = lines.pop()
@@ -1091,14 +1194,19 @@ class Zygote:
             idx = progress[0]
             now = time.monotonic()
             if idx != call_idx:
-                call_idx, call_cpu, call_wall = idx, cpu, now
-            elif cpu - call_cpu > timeout_ns or now - call_wall > wall_limit:
-                raise Ended("timeout", "%d ms of CPU time, %d ms of wall time"
-                            % ((cpu - call_cpu) // 1_000_000, (now - call_wall) * 1000))
+                call_idx, call_cpu = idx, cpu
+                clock_own.start(now)
+            elif (cpu - call_cpu > timeout_ns or
+                  (clock_own.wall(now) > wall_limit and
+                   (clock_own.own(now) > wall_limit or clock_own.wall(now) > hard_limit))):
+                raise Ended("timeout", "%d ms of CPU time, %d ms of its own time, %d ms of wall time"
+                            % ((cpu - call_cpu) // 1_000_000, clock_own.own(now) * 1000,
+                               clock_own.wall(now) * 1000))
+            self.beat(now)
             if limit_ns is not None and cpu - cpu0 > limit_ns:
                 raise Ended("time", "the candidate's time is spent")
 
-    def await_exit(self, pid, clock, call_cpu, call_wall, timeout_ns, wall_limit):
+    def await_exit(self, pid, clock, call_cpu, clock_own, timeout_ns, wall_limit):
         """The child closed its reply pipe: wait for it to exit (still within its limits) so
         that the reason names how it really ended."""
         while True:
@@ -1112,8 +1220,12 @@ class Zygote:
                 cpu = time.clock_gettime_ns(clock)
             except OSError:
                 raise Ended("exit")
-            if cpu - call_cpu > timeout_ns or time.monotonic() - call_wall > wall_limit:
+            now = time.monotonic()
+            if cpu - call_cpu > timeout_ns or (
+                    clock_own.wall(now) > wall_limit and
+                    (clock_own.own(now) > wall_limit or clock_own.wall(now) > _hard_wall_limit(wall_limit))):
                 raise Ended("timeout", "it stopped answering")
+            self.beat(now)
             time.sleep(0.002)
 
     def check_loaded(self, line, req_id):

@@ -162,6 +162,17 @@ const CASES: readonly Case[] = [
     ],
   },
   {
+    name: 'huge_output_parts',
+    inputs: [[1]],
+    maxOutputBytes: 1_000_000,
+    expected: [
+      error(
+        'OutputTooLarge',
+        'the value is larger than the 1000000-byte output limit (raise maxOutputBytes to allow it)',
+      ),
+    ],
+  },
+  {
     name: 'huge_output',
     inputs: [[1]],
     maxOutputBytes: 1_000_000,

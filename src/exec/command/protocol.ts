@@ -65,6 +65,8 @@ export type WorkerMessage =
   | { t: 'loaded'; id: number; ok: false; error: WireOutcome }
   | { t: 'out'; id: number; from: number; outcomes: Array<WireOutcome | string>; done?: boolean }
   | { t: 'fatal'; message: string }
+  /** The Python zygote only: still watching a call, after a second without a word. */
+  | { t: 'alive' }
   | Ended;
 
 /**
@@ -123,6 +125,8 @@ export const parseWorkerMessage = (line: string): WorkerMessage | { fault: strin
         : { fault: 'out needs "id", "from" and an "outcomes" array' };
     case 'fatal':
       return { t: 'fatal', message: String(parsed.message).slice(0, 2000) };
+    case 'alive':
+      return { t: 'alive' };
     case 'ended':
       return Number.isSafeInteger(parsed.id) &&
         ENDED_CAUSES.has(parsed.cause) &&

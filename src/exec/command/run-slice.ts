@@ -48,6 +48,12 @@ const silenceLimit = (timeoutMs: number): number => wallTimeoutMs(timeoutMs) + 2
 // How often the host samples an untrusted worker's CPU time while it runs calls.
 const watchEveryMs = (timeoutMs: number): number => Math.max(5, Math.min(25, Math.floor(timeoutMs / 10)));
 
+// Only the zygote, which never runs candidate code itself, may keep the host waiting on a long
+// call (it ends calls by their CPU time); a worker that runs candidates in its own process could
+// keep a sleeping candidate alive past every limit.
+const aliveFrom = (zygote: boolean): false | string =>
+  zygote ? false : 'an "alive" message, which only the Python zygote may send';
+
 const timeoutOutcome = (ms: number): Outcome => ({ kind: 'timeout', reason: 'call', ms });
 
 const protocolError = (message: string): Outcome => ({
@@ -152,6 +158,7 @@ class SliceRunner {
     let loadError: WireOutcome | null = null;
     let loadEnded: Ended | null = null;
     const onLoad = (m: WorkerMessage): boolean | string => {
+      if (m.t === 'alive') return aliveFrom(zygote);
       if (m.t === 'ended') {
         if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
         if (m.id !== loadId) return false;
@@ -171,6 +178,10 @@ class SliceRunner {
     let lastMessage = performance.now();
     let ended: Ended | null = null;
     const onRun = (m: WorkerMessage): boolean | string => {
+      if (m.t === 'alive') {
+        lastMessage = performance.now();
+        return aliveFrom(zygote);
+      }
       if (m.t === 'ended') {
         if (!zygote) return 'an "ended" message, which only the host and the Python zygote may send';
         if (m.id !== runId) return false;

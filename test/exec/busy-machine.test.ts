@@ -1,0 +1,73 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closePythonWorkers } from '../../src/exec/python/index.ts';
+import { candidates, closeSandboxPools, defineTask, run } from '../../src/index.ts';
+
+// A busy machine must not change a verdict. This file makes one: it pins itself (and so the
+// workers it starts) to one CPU and puts BUSY spinning processes on the same CPU, so a call gets
+// about 1/(BUSY + 1) of a core. A Python call that needs 600 ms of CPU then takes about 8 s of
+// wall time, past the 6 s it may spend sleeping at a 1 s limit: only a limit that leaves out the
+// time spent waiting for a CPU lets it finish.
+
+const BUSY = 12;
+const hasTaskset = (() => {
+  if (process.platform !== 'linux') return false;
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const BURN = [
+  'import time',
+  'def f(x):',
+  '    end = time.process_time() + 0.6',
+  '    while time.process_time() < end:',
+  '        pass',
+  '    return x + 1',
+].join('\n');
+const SLEEP = 'import time\ndef f(x):\n    time.sleep(60)\n    return x\n';
+
+const pin = (cpus: string): void => {
+  execFileSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { stdio: 'ignore' });
+};
+
+describe.skipIf(!hasTaskset)('a busy machine (one CPU shared with spinning processes)', () => {
+  const spinners: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    // Find the interpreter first (a one-off probe, not a call); workers started before the pin
+    // would run on every CPU, so they are closed.
+    const [probe] = candidates.fromSources(['def f(x):\n    return x\n'], { language: 'python', entry: 'f' });
+    await run(defineTask({ name: 'f' }), [probe!], [[1]]);
+    await Promise.all([closePythonWorkers(), closeSandboxPools()]);
+    pin('0');
+    for (let i = 0; i < BUSY; i++) {
+      // Each in a session of its own: with autogroup scheduling, the CPU is shared out by
+      // session first, and the workers run in sessions of their own.
+      spinners.push(spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore', detached: true }));
+    }
+  });
+
+  afterAll(async () => {
+    for (const s of spinners) s.kill('SIGKILL');
+    pin(`0-${availableParallelism() - 1}`);
+    await Promise.all([closePythonWorkers(), closeSandboxPools()]);
+  });
+
+  it('should let a Python call that needs 600 ms of CPU finish within its 1 s limit, and still end one that sleeps', async () => {
+    // Arrange
+    const task = defineTask({ name: 'f', timeoutMs: 1000 });
+    const [burner, sleeper] = candidates.fromSources([BURN, SLEEP], { language: 'python', entry: 'f' });
+
+    // Act
+    const matrix = await run(task, [burner!, sleeper!], [[1]]);
+
+    // Assert
+    expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'value', value: 2 });
+    expect(matrix.outcomes[1]?.[0]).toMatchObject({ kind: 'timeout', reason: 'call' });
+  }, 120_000);
+});

@@ -20,6 +20,7 @@ import {
 } from './scheduler.ts';
 import {
   discard,
+  hardWallMs,
   INPUT_SETS_PER_WORKER,
   moved,
   newSlot,
@@ -27,6 +28,7 @@ import {
   type Slot,
   spawnWorker,
   threadCpu,
+  threadRunDelayMs,
   wallBackstopMs,
 } from './slot.ts';
 
@@ -421,12 +423,35 @@ export class JsSandboxPool {
       } else {
         if (slot.callCpuBase < 0) {
           slot.callCpuBase = cpu.cpuMs;
+          slot.callDelayBase = threadRunDelayMs(slot.tid) ?? -1;
+          slot.callWallBase = now;
           slot.sleptMs = 0;
-        } else if (cpu.asleep) slot.sleptMs += now - slot.lastTick;
-        if (cpu.cpuMs - slot.callCpuBase + slot.sleptMs > timeoutMs) this.#fail(slot, 'timeout', 'timeout');
-        else if (now - slot.lastChange > wallBackstopMs(timeoutMs)) this.#fail(slot, 'wall', 'wall');
+        } else if (slot.callDelayBase < 0 && cpu.asleep) slot.sleptMs += now - slot.lastTick;
+        if (this.#usedMs(slot, cpu.cpuMs, now) > timeoutMs) this.#fail(slot, 'timeout', 'timeout');
+        else if (this.#pastBackstop(slot, now - slot.lastChange, timeoutMs)) this.#fail(slot, 'wall', 'wall');
       }
       slot.lastTick = now;
     }
+  }
+
+  /**
+   * Time the current call has used: its thread's CPU time plus the time it slept. Where the
+   * kernel keeps the run delay, that is wall time less the time the thread waited for a CPU,
+   * exact whatever the load; elsewhere, sleep is sampled once a tick (a late tick on a busy
+   * machine counts a whole gap as asleep), and CPU time alone still decides a busy call.
+   */
+  #usedMs(slot: Slot, cpuMs: number, now: number): number {
+    const cpu = cpuMs - slot.callCpuBase;
+    const delay = slot.callDelayBase >= 0 ? threadRunDelayMs(slot.tid) : null;
+    if (delay === null) return cpu + slot.sleptMs;
+    return Math.max(cpu, now - slot.callWallBase - (delay - slot.callDelayBase));
+  }
+
+  /** Wall time of the stalled call, less the time its thread waited for a CPU, past the backstop. */
+  #pastBackstop(slot: Slot, wallMs: number, timeoutMs: number): boolean {
+    if (wallMs <= wallBackstopMs(timeoutMs)) return false;
+    if (wallMs > hardWallMs(timeoutMs)) return true;
+    const delay = slot.callDelayBase >= 0 ? threadRunDelayMs(slot.tid) : null;
+    return wallMs - (delay === null ? 0 : delay - slot.callDelayBase) > wallBackstopMs(timeoutMs);
   }
 }

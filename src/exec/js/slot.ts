@@ -49,16 +49,42 @@ export interface Slot {
   lastTick: number;
   /** CPU time of the worker when the current job began (-1: unknown). */
   jobCpuBase: number;
+  /** Time the worker thread had waited for a CPU when the watchdog first saw the call stand still (-1: unknown). */
+  callDelayBase: number;
+  /** When the watchdog first saw the current call stand still. */
+  callWallBase: number;
 }
 
 /** Input sets a worker keeps; the host evicts the least recently used and tells the worker. */
 export const INPUT_SETS_PER_WORKER = 4;
 /**
- * The wall-time backstop of a call: per-call limits count CPU time (and time asleep), so a busy
- * machine does not time out a fast call; a call that neither runs nor sleeps (starved, or a
- * platform without per-thread CPU time) is still ended after this much wall time.
+ * The backstop of a call: per-call limits count CPU time (and time asleep), so a busy machine
+ * does not time out a fast call; a call that neither runs nor sleeps (a platform without
+ * per-thread CPU time, or a state the sampling misses) is still ended once its wall time, less
+ * the time it waited for a CPU, passes this.
  */
 export const wallBackstopMs = (timeoutMs: number): number => Math.max(10 * timeoutMs, timeoutMs + 5000);
+
+/**
+ * Plain wall time after which a call ends whatever the clocks say: a defence should the run
+ * delay be misread, never what decides a call on a working kernel.
+ */
+export const hardWallMs = (timeoutMs: number): number => Math.max(60_000, 10 * wallBackstopMs(timeoutMs));
+
+/**
+ * Time (ms) one thread of this process has waited on a run queue for a CPU (the run delay of
+ * /proc/<pid>/task/<tid>/schedstat); null where the kernel does not keep it. This is the time a
+ * busy machine adds to a call, which no limit should count.
+ */
+export const threadRunDelayMs = (tid: number): number | null => {
+  if (tid < 0) return null;
+  try {
+    const delay = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ')[1]) / 1e6;
+    return Number.isFinite(delay) ? delay : null;
+  } catch {
+    return null;
+  }
+};
 /** Clock ticks per second of /proc/<pid>/task/<tid>/stat (USER_HZ, 100 on every Linux ABI). */
 const USER_HZ = 100;
 
@@ -100,6 +126,8 @@ export const newSlot = (): Slot => {
     jobsRun: 0,
     tid: -1,
     callCpuBase: -1,
+    callDelayBase: -1,
+    callWallBase: 0,
     sleptMs: 0,
     lastTick: 0,
     jobCpuBase: -1,

@@ -129,7 +129,9 @@ interface Child {
   readonly process: ChildProcess;
   readonly workdir: string;
   readonly inputs: Set<string>;
-  pending: string;
+  /** Pieces of a line not yet ended, kept apart so that a long line is joined once, not per chunk. */
+  pending: string[];
+  pendingLength: number;
   lastHeard: number;
   dead: boolean;
 }
@@ -320,7 +322,8 @@ export class RemoteSandboxPool {
       process: proc,
       workdir,
       inputs: new Set(),
-      pending: '',
+      pending: [],
+      pendingLength: 0,
       lastHeard: 0,
       dead: false,
     };
@@ -345,15 +348,26 @@ export class RemoteSandboxPool {
   #onData(child: Child, chunk: string): void {
     if (child.dead) return;
     child.lastHeard = performance.now();
-    let text = child.pending + chunk;
-    let nl = text.indexOf('\n');
+    // Only the new chunk is searched, from where the last line ended: a child that floods one
+    // endless line costs the host linear work up to the cap, not quadratic.
+    let start = 0;
+    let nl = chunk.indexOf('\n');
     while (nl !== -1 && !child.dead) {
-      this.#onLine(child, text.slice(0, nl));
-      text = text.slice(nl + 1);
-      nl = text.indexOf('\n');
+      let line = chunk.slice(start, nl);
+      if (child.pending.length > 0) {
+        child.pending.push(line);
+        line = child.pending.join('');
+        child.pending = [];
+        child.pendingLength = 0;
+      }
+      this.#onLine(child, line);
+      start = nl + 1;
+      nl = chunk.indexOf('\n', start);
     }
-    child.pending = text;
-    if (text.length > this.#lineCap()) this.#misbehaved(child, 'a line longer than the host accepts');
+    if (child.dead || start === chunk.length) return;
+    child.pending.push(start === 0 ? chunk : chunk.slice(start));
+    child.pendingLength += chunk.length - start;
+    if (child.pendingLength > this.#lineCap()) this.#misbehaved(child, 'a line longer than the host accepts');
   }
 
   #lineCap(): number {

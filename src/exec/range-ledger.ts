@@ -16,9 +16,10 @@ export type CallFailure = 'timeout' | 'wall' | 'crash' | 'fault';
 
 /**
  * What a failed call costs the candidate's timeout budget (`budgetMs`): a timeout the per-call
- * limit; a wall-time hang the time really lost (at least the limit); a crash the time lost
- * since the last progress, at most the limit (a crash is no hang); a protocol fault nothing
- * (it is the worker's, not the call's).
+ * limit; a wall-time hang the time really lost (at least the limit); a crash the time the call
+ * had used (its CPU time where the runner can read it, so a busy machine does not spend the
+ * budget faster), at most the limit (a crash is no hang); a protocol fault nothing (it is the
+ * worker's, not the call's).
  */
 export const failureCost = (failure: CallFailure, timeoutMs: number, lostMs: number): number => {
   switch (failure) {

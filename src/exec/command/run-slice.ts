@@ -243,6 +243,8 @@ class SliceRunner {
         return { healthy: true, cpuMs: null };
       }
     }
+    // The running call's CPU time at the watch's last look: what a crash under it cost.
+    const spent = { ms: Number.NaN };
     const end = running
       ? loadEnd
       : await (() => {
@@ -252,7 +254,14 @@ class SliceRunner {
             onRun,
             silenceLimit(timeoutMs),
             ctx.signal,
-            this.#callWatch(worker, timeoutMs, () => next, timeLimitMs ?? Number.POSITIVE_INFINITY, to),
+            this.#callWatch(
+              worker,
+              timeoutMs,
+              () => next,
+              timeLimitMs ?? Number.POSITIVE_INFINITY,
+              to,
+              spent,
+            ),
           );
         })();
     if (end.kind === 'done') {
@@ -268,7 +277,7 @@ class SliceRunner {
       this.#timeSpent(next, to);
       return { healthy: false, cpuMs: null };
     }
-    this.#failedCall(worker, end, next, to, timeoutMs, performance.now() - lastMessage);
+    this.#failedCall(worker, end, next, to, timeoutMs, performance.now() - lastMessage, spent.ms);
     return { healthy: false, cpuMs: null };
   }
 
@@ -283,6 +292,7 @@ class SliceRunner {
     next: () => number,
     timeLimitMs: number,
     to = Number.POSITIVE_INFINITY,
+    spent?: { ms: number },
   ): ExchangeWatch {
     const clock = (): number => worker.cpuMs() ?? performance.now();
     const rangeStart = clock();
@@ -291,7 +301,8 @@ class SliceRunner {
     return {
       everyMs: watchEveryMs(timeoutMs),
       check: () => {
-        const now = clock();
+        const cpu = worker.cpuMs();
+        const now = cpu ?? performance.now();
         const first = next();
         const progress = worker.readProgress();
         const running = progress !== null && progress >= first && progress < to ? progress : first;
@@ -301,6 +312,8 @@ class SliceRunner {
         } else if (now - callStart > timeoutMs) {
           return { kind: 'hung' };
         }
+        // Only a CPU-time reading says what a call cost; wall time would charge the machine's load.
+        if (spent) spent.ms = cpu === null ? Number.NaN : now - callStart;
         return now - rangeStart > timeLimitMs ? { kind: 'spent' } : null;
       },
     };
@@ -417,6 +430,7 @@ class SliceRunner {
     to: number,
     timeoutMs: number,
     silentMs: number,
+    spentMs: number,
   ): void {
     if (next >= to) return;
     const claimed = worker.readProgress();
@@ -438,7 +452,8 @@ class SliceRunner {
       const fault = protocolError(`the worker broke the protocol: ${end.reason}`);
       this.#blame('fault', fault, claimed, next, to, timeoutMs, silentMs);
     } else {
-      this.#blame('crash', { kind: 'crash', reason: end.reason }, claimed, next, to, timeoutMs, silentMs);
+      const lostMs = Number.isNaN(spentMs) ? silentMs : spentMs;
+      this.#blame('crash', { kind: 'crash', reason: end.reason }, claimed, next, to, timeoutMs, lostMs);
     }
   }
 

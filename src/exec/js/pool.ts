@@ -165,6 +165,7 @@ export class JsSandboxPool {
       ready: (tid) => {
         slot.lastChange = performance.now();
         slot.callCpuBase = -1;
+        slot.callUsedMs = 0;
         slot.jobCpuBase = threadCpu(tid)?.cpuMs ?? -1;
         moved(slot);
       },
@@ -210,6 +211,7 @@ export class JsSandboxPool {
     job.startedAt = performance.now();
     slot.lastChange = job.startedAt;
     slot.callCpuBase = -1;
+    slot.callUsedMs = 0;
     slot.jobCpuBase = threadCpu(slot.tid)?.cpuMs ?? -1;
     moved(slot);
   }
@@ -279,7 +281,9 @@ export class JsSandboxPool {
     const others = slot.jobs.filter((j) => j !== job);
     const index = Atomics.load(slot.progress, SLOT.index);
     const phase = Atomics.load(slot.progress, SLOT.phase);
-    const lostMs = performance.now() - slot.lastChange;
+    // What the failed call cost, as the watchdog last measured it (CPU time and sleep, not the
+    // wall time a busy machine adds); wall time where the thread's CPU time cannot be read.
+    const lostMs = kind === 'wall' || slot.tid < 0 ? performance.now() - slot.lastChange : slot.callUsedMs;
     const worker = slot.worker;
     discard(slot);
     void worker?.terminate();
@@ -416,6 +420,7 @@ export class JsSandboxPool {
       if (progressed) {
         slot.lastChange = now;
         slot.callCpuBase = -1;
+        slot.callUsedMs = 0;
         slot.sleptMs = 0;
       } else if (cpu === null) {
         // No per-thread CPU time here: wall time it is.
@@ -427,7 +432,8 @@ export class JsSandboxPool {
           slot.callWallBase = now;
           slot.sleptMs = 0;
         } else if (slot.callDelayBase < 0 && cpu.asleep) slot.sleptMs += now - slot.lastTick;
-        if (this.#usedMs(slot, cpu.cpuMs, now) > timeoutMs) this.#fail(slot, 'timeout', 'timeout');
+        slot.callUsedMs = this.#usedMs(slot, cpu.cpuMs, now);
+        if (slot.callUsedMs > timeoutMs) this.#fail(slot, 'timeout', 'timeout');
         else if (this.#pastBackstop(slot, now - slot.lastChange, timeoutMs)) this.#fail(slot, 'wall', 'wall');
       }
       slot.lastTick = now;

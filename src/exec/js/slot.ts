@@ -53,6 +53,8 @@ export interface Slot {
   callDelayBase: number;
   /** When the watchdog first saw the current call stand still. */
   callWallBase: number;
+  /** Time the current call had used (CPU and sleep) at the watchdog's last look. */
+  callUsedMs: number;
 }
 
 /** Input sets a worker keeps; the host evicts the least recently used and tells the worker. */
@@ -128,6 +130,7 @@ export const newSlot = (): Slot => {
     callCpuBase: -1,
     callDelayBase: -1,
     callWallBase: 0,
+    callUsedMs: 0,
     sleptMs: 0,
     lastTick: 0,
     jobCpuBase: -1,

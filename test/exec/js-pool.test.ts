@@ -187,13 +187,18 @@ describe('run with sandboxed JavaScript', () => {
   });
 
   it('should reject with the partial matrix when aborted', async () => {
-    // Arrange: every call takes about 10 ms, so an abort lands mid-run.
+    // Arrange: every call takes about 10 ms, and the abort comes once some calls have finished
+    // (not after a fixed wall time, which a busy machine could spend starting the sandbox).
     const task = defineTask({ name: 'f', timeoutMs: 5000 });
     const controller = new AbortController();
     const cs = js(['function f(x) { const end = Date.now() + 10; while (Date.now() < end) {} return x }']);
-    setTimeout(() => controller.abort(new Error('stop')), 300).unref();
+    const onProgress = (done: number): void => {
+      if (done >= 10) controller.abort(new Error('stop'));
+    };
     // Act
-    const error = await run(task, cs, range(400), { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await run(task, cs, range(400), { signal: controller.signal, onProgress }).catch(
+      (e: unknown) => e,
+    );
     // Assert: rejected as aborted, with every finished call kept.
     expect(error).toBeInstanceOf(CrosscheckError);
     expect(error).toBeInstanceOf(RunAbortedError);

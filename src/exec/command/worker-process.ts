@@ -382,7 +382,11 @@ export class WorkerProcess {
       }
       let timer: NodeJS.Timeout | undefined;
       let poll: NodeJS.Timeout | undefined;
+      let settled = false;
       const finish = (end: ExchangeEnd): void => {
+        // A deadline's deferred check may come after the exchange ended and another began.
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         clearInterval(poll);
         this.#listener = null;
@@ -390,9 +394,19 @@ export class WorkerProcess {
         signal?.removeEventListener('abort', onAbort);
         resolve(end);
       };
+      // Bumped by every message: a silence deadline that fires after a message came is stale.
+      let heard = 0;
       const arm = (): void => {
         clearTimeout(timer);
-        timer = setTimeout(() => finish({ kind: 'hung' }), silenceMs);
+        const at = ++heard;
+        // Node runs due timers before it reads pipes: after a long block of the host's event
+        // loop, a reply already waiting in the pipe would lose to this deadline. It is read
+        // first (setImmediate runs after the poll phase), and only silence counts.
+        timer = setTimeout(() => {
+          setImmediate(() => {
+            if (at === heard) finish({ kind: 'hung' });
+          });
+        }, silenceMs);
       };
       const onAbort = (): void => finish({ kind: 'aborted' });
       this.#listener = (m) => {

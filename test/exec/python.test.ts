@@ -437,7 +437,7 @@ describe('python runner: process lifetime', () => {
     // Act
     const result = await execa('node', ['--import', 'tsx', script], {
       cwd: join(import.meta.dirname, '..', '..'),
-      timeout: 30_000,
+      timeout: 180_000,
       reject: false,
     });
 
@@ -447,7 +447,9 @@ describe('python runner: process lifetime', () => {
       timedOut: false,
       stdout: '41',
     });
-  });
+    // Generous: starting node with tsx compiles the sources, which on a busy machine takes many
+    // seconds of wall time; a program that does not exit by itself never would.
+  }, 200_000);
 });
 
 describe('python runner: pool', () => {

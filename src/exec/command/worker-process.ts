@@ -141,6 +141,9 @@ const readStat = (pid: number): ProcStat | null => {
   return { ppid: n(1), cpuTicks: n(11) + n(12) + n(13) + n(14) };
 };
 
+/** Plain wall time of silence that ends an exchange whatever the run delay says: a defence only. */
+const hardSilenceMs = (silenceMs: number): number => Math.max(60_000, 10 * silenceMs);
+
 /** Every process below `root`, found through the parent links in /proc. */
 const descendants = (root: number): number[] => {
   const children = new Map<number, number[]>();
@@ -399,14 +402,27 @@ export class WorkerProcess {
       const arm = (): void => {
         clearTimeout(timer);
         const at = ++heard;
-        // Node runs due timers before it reads pipes: after a long block of the host's event
-        // loop, a reply already waiting in the pipe would lose to this deadline. It is read
-        // first (setImmediate runs after the poll phase), and only silence counts.
-        timer = setTimeout(() => {
+        const armedAt = performance.now();
+        const delayAtArm = this.#recentRunDelayMs();
+        const check = (): void => {
+          // Node runs due timers before it reads pipes: after a long block of the host's event
+          // loop, a reply already waiting in the pipe would lose to this deadline. It is read
+          // first (setImmediate runs after the poll phase), and only silence counts.
           setImmediate(() => {
-            if (at === heard) finish({ kind: 'hung' });
+            if (at !== heard || settled) return;
+            // Silence is counted in the worker's own time: the time its processes waited for a
+            // CPU is the machine's, not the worker's (plain wall time only far past the limit).
+            const waited = performance.now() - armedAt;
+            const delay = this.runDelayMs();
+            const own = delay === null || delayAtArm === null ? waited : waited - (delay - delayAtArm);
+            if (own < silenceMs && waited < hardSilenceMs(silenceMs)) {
+              timer = setTimeout(check, Math.max(1, silenceMs - own));
+              return;
+            }
+            finish({ kind: 'hung' });
           });
-        }, silenceMs);
+        };
+        timer = setTimeout(check, silenceMs);
       };
       const onAbort = (): void => finish({ kind: 'aborted' });
       this.#listener = (m) => {
@@ -454,6 +470,37 @@ export class WorkerProcess {
       ticks += stat.cpuTicks;
     }
     return seen ? ticks * TICK_MS : null;
+  }
+
+  /**
+   * Time (ms) the worker and every process below it have waited on a run queue for a CPU (the
+   * run delay of /proc/<pid>/schedstat, summed), or null where the kernel does not keep it.
+   */
+  runDelayMs(): number | null {
+    if (process.platform !== 'linux' || this.pid <= 0) return null;
+    this.cpuMs(); // keeps the process tree fresh
+    let ns = 0;
+    let seen = false;
+    for (const pid of [this.pid, ...this.#tree]) {
+      try {
+        const delay = Number(readFileSync(`/proc/${pid}/schedstat`, 'latin1').split(' ')[1]);
+        if (Number.isFinite(delay)) {
+          ns += delay;
+          seen = true;
+        }
+      } catch {
+        // Gone, or no schedstat.
+      }
+    }
+    this.#delaySample = { at: performance.now(), ms: seen ? ns / 1e6 : null };
+    return this.#delaySample.ms;
+  }
+
+  #delaySample: { at: number; ms: number | null } = { at: Number.NEGATIVE_INFINITY, ms: null };
+
+  /** The run delay read at most 100 ms ago: arming a deadline per message must stay cheap. */
+  #recentRunDelayMs(): number | null {
+    return performance.now() - this.#delaySample.at < 100 ? this.#delaySample.ms : this.runDelayMs();
   }
 
   /** Index of the call the worker was running, from the shared progress file, or null. */

@@ -63,8 +63,9 @@ export class CallCache {
   readonly #task: Task;
   readonly #run: RunOptions;
   readonly #invalidMessage: string | null;
-  readonly #memo = new Map<string, Map<string, Promise<unknown>>>();
-  #pending = new Map<string, Pending>();
+  // Keyed by candidate id then timeout factor: no key string is built per call.
+  readonly #memo = new Map<string, Map<number, Map<string, Promise<unknown>>>>();
+  #pending = new Map<Map<string, Promise<unknown>>, Pending>();
   #scheduled = false;
   #inflight = 0;
   requested = 0;
@@ -92,12 +93,17 @@ export class CallCache {
         return Promise.resolve(D);
       }
     }
-    const group = `${candidate.id}\u0000${factor}`;
-    let memo = this.#memo.get(group);
+    let byFactor = this.#memo.get(candidate.id);
+    if (!byFactor) {
+      byFactor = new Map();
+      this.#memo.set(candidate.id, byFactor);
+    }
+    let memo = byFactor.get(factor);
     if (!memo) {
       memo = new Map();
-      this.#memo.set(group, memo);
+      byFactor.set(factor, memo);
     }
+    const group = memo;
     const hit = memo.get(argsText);
     if (hit) return hit;
     const promise = new Promise<unknown>((resolve, reject) => {

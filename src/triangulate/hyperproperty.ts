@@ -238,7 +238,8 @@ export const checkHyperproperty = async (
     }
     if (elements.length === 0) return true;
     // Untraced: the common case (a pair that holds) pays nothing for counterexamples.
-    const results = await Promise.all(elements.map(async (x) => body(x as never)));
+    // body(x) directly, not through an async wrapper: one promise less per element.
+    const results = await Promise.all(elements.map((x) => body(x as never)));
     let bad = -1;
     let nA = 0;
     results.forEach((r, i) => {

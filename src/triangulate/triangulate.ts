@@ -235,22 +235,45 @@ const runStage = async (
         ctx.seed,
       );
       memo.set(key, v);
+      // A prefetched verdict may never be awaited; its rejection still reaches whoever awaits it.
+      v.catch(() => {});
     }
     return v;
   };
-  if (ctx.schedule === 'matrix') {
+  const inheritOn = semantics.inherit && prop.bijective;
+  const matrix = ctx.schedule === 'matrix';
+  if (matrix && !inheritOn) {
+    // Every pair is visited: check them all at once, so their calls share rounds.
     await Promise.all(entries.flatMap((li) => Array.from({ length: nr }, (_, rj) => verdict(li, rj))));
+  } else if (matrix) {
+    // Under inheritance most rows stop at their first pair that holds, so checking the whole matrix
+    // does several times the work the loop below reads. Every row instead checks its pairs in
+    // chunks of 1, 2, 4, … (all rows at once, so calls still share rounds) up to its first pair that
+    // holds; the loop then checks the rest of a row only when it goes on past that pair. Verdicts
+    // are the same as the full matrix's: a pair's verdict depends only on its own calls.
+    await Promise.all(
+      entries.map(async (li) => {
+        for (let from = 0, size = 1; from < nr; from += size, size *= 2) {
+          const to = Math.min(nr, from + size);
+          const vs = await Promise.all(Array.from({ length: to - from }, (_, d) => verdict(li, from + d)));
+          if (vs.some((v) => v.kind === 'holds')) return;
+        }
+      }),
+    );
   }
   const pairs: PairVerdict[][] = Array.from({ length: nl }, () =>
     Array.from({ length: nr }, () => ({ kind: 'not-checked' }) as PairVerdict),
   );
-  const inheritOn = semantics.inherit && prop.bijective;
   const firstPartner = new Map<string, number>();
   const agreeLists = new Map<number, number[]>();
   let budget = 0;
   for (const li of entries) {
     agreeLists.set(li, []);
     for (let rj = 0; rj < nr; rj++) {
+      if (matrix && !memo.has(`${li},${rj}`)) {
+        // Past the chunks: the rest of the row is checked at once.
+        for (let r = rj; r < nr; r++) verdict(li, r);
+      }
       const v = await verdict(li, rj);
       if (v.kind === 'budget') budget++;
       if (v.kind !== 'holds') {

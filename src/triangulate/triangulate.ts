@@ -541,11 +541,14 @@ export const triangulate = async <A extends Args>(
   }
   const listFwd = fwd;
   const listL = L;
+  // The pointwise views before any adapter inside the stream: the map law calls them on elements.
+  let pointFwd = fwd;
   if (streamed) {
     fwd = fwd.map(pointwiseView);
     L = dedupArgs(L.flatMap((i) => (Array.isArray(i[0]) ? (i[0] as unknown[]).map((x) => [x]) : [])));
     arity = 1;
     paramNames = null;
+    pointFwd = fwd;
     for (const a of adapters.after) {
       fwd = fwd.map(a.view);
       L = L.map(a.input).filter((i): i is Args => i !== null);
@@ -658,7 +661,7 @@ export const triangulate = async <A extends Args>(
         statelessMapProperty(),
         { callables: listFwd },
         {
-          callables: views.map((i) => fwd[i] as Callable),
+          callables: views.map((i) => pointFwd[i] as Callable),
           witnessIds: views.map((i) => inner.wIds[i] as string[]),
           witnessLabels: views.map((i) => inner.wLabels[i] as string[]),
         },

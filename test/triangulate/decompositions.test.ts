@@ -169,3 +169,43 @@ describe('unpack-tuple ∘ FWD-INV (python)', () => {
     ).rejects.toThrow(/'unpack-tuple' needs a task with one \(tuple\) parameter; this one has 2/);
   });
 });
+
+// Tuple unpacking where the design places it: a pointwise problem whose single parameter is a
+// tuple. diffs(ps) = [a - b for (a, b) in ps]; stream ∘ unpack-tuple ∘ FWD-INV w.r.t. a checks the
+// unpacked pointwise view against q(out, b) = out + b, then the map law on the lists.
+// P_OK holds and is selected; P_SWAPPED (b - a) fails the pointwise stage; P_HEAD_ONLY is right
+// pointwise (one-element lists) but drops every element after the first, so the map law fails.
+describe('stream ∘ unpack-tuple ∘ FWD-INV (python)', () => {
+  const task = defineTask({ name: 'diffs', signature: '(ps: list[tuple[int, int]]) -> list[int]' });
+  const L = [[[tuple(1, 2), tuple(5, -3)]], [[tuple(0, 0)]], [[tuple(-4, 7), tuple(2, 2), tuple(9, 1)]]];
+  const f = py(
+    {
+      P_SWAPPED: 'def diffs(ps):\n    return [b - a for (a, b) in ps]',
+      P_HEAD_ONLY: 'def diffs(ps):\n    return [ps[0][0] - ps[0][1]] if ps else []',
+      P_OK: 'def diffs(ps):\n    return [a - b for (a, b) in ps]',
+    },
+    'diffs',
+  );
+  const q = py(
+    { Q: 'def diffs_single_unpacked_inv_a(out, b):\n    return out + b' },
+    'diffs_single_unpacked_inv_a',
+  ).Q!;
+
+  it('selects P_OK; the swapped program fails pointwise, the head-only one fails the map law', async () => {
+    const r = await triangulate(task, [f.P_SWAPPED!, f.P_HEAD_ONLY!, f.P_OK!], {
+      transformation: tri.stream(tri.unpackTuple(tri.fwdInv())),
+      witnesses: [q],
+      inputs: L,
+    });
+    expect(r.transformation).toBe('fwd-inv(#0) ∘ unpack-tuple ∘ stream');
+    expect(r.stages.map((s) => s.name)).toEqual(['pointwise', 'stateless-map']);
+    const [pointwise, map] = r.stages;
+    const kind = (s: typeof pointwise, row: number) => s?.pairs[row]?.[0]?.kind;
+    expect(kind(pointwise, 0)).toBe('fails');
+    expect(['holds', 'inherited']).toContain(kind(pointwise, 1));
+    expect(['holds', 'inherited']).toContain(kind(pointwise, 2));
+    expect(r.candidates.find((c) => c.label === 'P_HEAD_ONLY')?.support).toBe(0);
+    expect(map?.pairs.length).toBe(3);
+    expect(chosen(r)).toBe('P_OK');
+  });
+});

@@ -1,7 +1,7 @@
 import type { Candidate } from '../candidates/index.ts';
 import { type RunOptions, run } from '../exec/index.ts';
 import { defineTask, type Task } from '../task/index.ts';
-import { encode } from '../values/index.ts';
+import { encode, tuple } from '../values/index.ts';
 import { D, fromOutcome, isSpecial, makeAnswers, strongest } from './special.ts';
 
 /**
@@ -15,6 +15,8 @@ export interface Callable {
   readonly label: string;
   /** The signature-level name shown in counterexamples (`shift_inv_s`). */
   readonly name: string;
+  /** The program's language when it has source (`'python'`): `len` counts as that language does. */
+  readonly language?: string;
   call(args: readonly unknown[], timeoutFactor: number): Promise<unknown>;
 }
 
@@ -63,8 +65,9 @@ export class CallCache {
   readonly #task: Task;
   readonly #run: RunOptions;
   readonly #invalidMessage: string | null;
-  readonly #memo = new Map<string, Map<string, Promise<unknown>>>();
-  #pending = new Map<string, Pending>();
+  // Keyed by candidate id then timeout factor: no key string is built per call.
+  readonly #memo = new Map<string, Map<number, Map<string, Promise<unknown>>>>();
+  #pending = new Map<Map<string, Promise<unknown>>, Pending>();
   #scheduled = false;
   #inflight = 0;
   requested = 0;
@@ -92,12 +95,17 @@ export class CallCache {
         return Promise.resolve(D);
       }
     }
-    const group = `${candidate.id}\u0000${factor}`;
-    let memo = this.#memo.get(group);
+    let byFactor = this.#memo.get(candidate.id);
+    if (!byFactor) {
+      byFactor = new Map();
+      this.#memo.set(candidate.id, byFactor);
+    }
+    let memo = byFactor.get(factor);
     if (!memo) {
       memo = new Map();
-      this.#memo.set(group, memo);
+      byFactor.set(factor, memo);
     }
+    const group = memo;
     const hit = memo.get(argsText);
     if (hit) return hit;
     const promise = new Promise<unknown>((resolve, reject) => {
@@ -160,6 +168,7 @@ export const candidateCallable = (cache: CallCache, c: Candidate, name: string):
   id: c.id,
   label: c.label,
   name,
+  ...(c.kind === 'function' ? {} : { language: c.language }),
   call: (args, factor) => {
     for (const a of args) if (isSpecial(a)) return Promise.resolve(strongest(...args));
     return cache.call(c, args, factor);
@@ -242,5 +251,97 @@ export const unionView = (none: Callable, some: Callable): Callable => ({
       return isSpecial(v) ? v : Array.isArray(v) ? makeAnswers(v, true) : D;
     }
     return D;
+  },
+});
+
+/**
+ * The length a program of `language` sees: Python's `len` counts code points, JavaScript's
+ * `.length` UTF-16 units; null for what has no length (a call with it is demonic, as `len` raises).
+ */
+const lengthIn = (x: unknown, language: string | undefined): number | null =>
+  typeof x === 'string'
+    ? language === 'python'
+      ? [...x].length
+      : x.length
+    : Array.isArray(x)
+      ? x.length
+      : null;
+
+/** An argument tuple with position `at` removed. @internal */
+export const dropAt = (args: readonly unknown[], at: number): unknown[] => [
+  ...args.slice(0, at),
+  ...args.slice(at + 1),
+];
+
+/** An argument tuple with `x` inserted at position `at`. @internal */
+export const insertAt = (args: readonly unknown[], at: number, x: unknown): unknown[] => [
+  ...args.slice(0, at),
+  x,
+  ...args.slice(at),
+];
+
+/**
+ * Remove-length adapter, on the host: the view omits the int parameter `length` (an index of the
+ * original signature) and passes `len` of parameter `of` in its place, so the transformed problem
+ * cannot disagree with the program about a redundant length (the authors'
+ * `remove_length_parameter_adapter`, `f_simp`). Nothing is spliced into the program's code.
+ * @internal
+ */
+export const removeLengthView = (base: Callable, length: number, of: number): Callable => {
+  const seq = length < of ? of - 1 : of;
+  return {
+    id: `remove-length(${base.id},${length},${of})`,
+    label: base.label,
+    name: `${base.name}_simp`,
+    ...(base.language ? { language: base.language } : {}),
+    call: async (args, factor) => {
+      const s = strongest(...args);
+      if (s) return s;
+      const n = lengthIn(args[seq], base.language);
+      if (n === null) return D;
+      return base.call(insertAt(args, length, n), factor);
+    },
+  };
+};
+
+/**
+ * Add-length adapter, on the host: the view takes an extra int, the length of parameter `of`,
+ * just before it, and drops it when calling the program (the authors' `add_length_parameter_adapter`,
+ * `f_with_len`). Inputs get the true length inserted, so the program never sees an inconsistent one.
+ * @internal
+ */
+export const addLengthView = (base: Callable, of: number): Callable => ({
+  id: `add-length(${base.id},${of})`,
+  label: base.label,
+  name: `${base.name}_with_len`,
+  ...(base.language ? { language: base.language } : {}),
+  call: async (args, factor) => {
+    const s = strongest(...args);
+    if (s) return s;
+    return base.call(dropAt(args, of), factor);
+  },
+});
+
+/** Inserts the length of parameter `of` before it (add-length inputs); null when it has none. @internal */
+export const addLengthInput = (args: readonly unknown[], of: number, language?: string): unknown[] | null => {
+  const n = lengthIn(args[of], language);
+  return n === null ? null : insertAt(args, of, n);
+};
+
+/**
+ * Unpack-tuple adapter, on the host: the view takes the elements of the program's single tuple
+ * parameter as its parameters and calls the program with them packed into a tuple (the authors'
+ * `unpack_argument_adapter`).
+ * @internal
+ */
+export const unpackView = (base: Callable): Callable => ({
+  id: `unpack(${base.id})`,
+  label: base.label,
+  name: `${base.name}_unpacked`,
+  ...(base.language ? { language: base.language } : {}),
+  call: async (args, factor) => {
+    const s = strongest(...args);
+    if (s) return s;
+    return base.call([tuple(...args)], factor);
   },
 });

@@ -19,6 +19,24 @@ export type Transformation =
       readonly length?: number;
       readonly inner: Transformation;
     }
+  | {
+      /** Drops the int parameter `length`, which is the length of parameter `of` (design §1.4). */
+      readonly kind: 'remove-length';
+      readonly length: number | string;
+      readonly of: number | string;
+      readonly inner: Transformation;
+    }
+  | {
+      /** Adds an int parameter `<of>_len` just before parameter `of`: its length (design §1.4). */
+      readonly kind: 'add-length';
+      readonly of: number | string;
+      readonly inner: Transformation;
+    }
+  | {
+      /** A single tuple parameter becomes one parameter per element (design §1.4). */
+      readonly kind: 'unpack-tuple';
+      readonly inner: Transformation;
+    }
   | { readonly kind: 'equivalence' | 'off-by-one' | 'postcondition' };
 
 /** What `transformation` accepts: a name (inverting argument 0), a descriptor or a custom hyperproperty. @public */
@@ -47,6 +65,20 @@ export const tri = {
     ...o,
     inner,
   }),
+  removeLength: (
+    inner: Transformation,
+    o: { length: number | string; of: number | string },
+  ): Transformation => ({
+    kind: 'remove-length',
+    ...o,
+    inner,
+  }),
+  addLength: (inner: Transformation, o: { of: number | string }): Transformation => ({
+    kind: 'add-length',
+    ...o,
+    inner,
+  }),
+  unpackTuple: (inner: Transformation): Transformation => ({ kind: 'unpack-tuple', inner }),
   equivalence: (): Transformation => ({ kind: 'equivalence' }),
   offByOne: (): Transformation => ({ kind: 'off-by-one' }),
   postcondition: (): Transformation => ({ kind: 'postcondition' }),
@@ -93,10 +125,22 @@ const KINDS = [
   'enum-sinv',
   'stream',
   'split-suffix',
+  'remove-length',
+  'add-length',
+  'unpack-tuple',
   'equivalence',
   'off-by-one',
   'postcondition',
 ];
+
+/** Decompositions wrap an inner transformation: an example for the error that names a missing one. */
+const WRAPPERS: Record<string, string> = {
+  stream: 'tri.stream(tri.fwdSinv())',
+  'split-suffix': 'tri.splitSuffix(tri.fwdSinv())',
+  'remove-length': "tri.removeLength(tri.fwdInv(), { length: 'n', of: 'xs' })",
+  'add-length': "tri.addLength(tri.fwdInv(), { of: 'xs' })",
+  'unpack-tuple': 'tri.unpackTuple(tri.fwdInv())',
+};
 
 /** Checks a transformation spec and turns names into descriptors. Throws a typed error naming the fix. @internal */
 export const normalizeTransformation = (spec: unknown, where: string): Transformation | Hyperproperty => {
@@ -114,14 +158,33 @@ export const normalizeTransformation = (spec: unknown, where: string): Transform
     );
   }
   const t = spec as Transformation;
-  if ((t.kind === 'stream' || t.kind === 'split-suffix') && t.inner === undefined) {
+  if (WRAPPERS[t.kind] !== undefined && (t as { inner?: unknown }).inner === undefined) {
     throw new CrosscheckError(
       'INVALID_OPTION',
-      `${where}: a '${t.kind}' transformation needs \`inner\`, e.g. tri.${t.kind === 'stream' ? 'stream' : 'splitSuffix'}(tri.fwdSinv()).`,
+      `${where}: a '${t.kind}' transformation needs \`inner\`, e.g. ${WRAPPERS[t.kind]}.`,
       { where },
     );
   }
-  if (t.kind === 'stream' || t.kind === 'split-suffix') {
+  if (t.kind === 'remove-length') {
+    for (const key of ['length', 'of'] as const) {
+      const v = t[key];
+      if (typeof v !== 'string' && typeof v !== 'number') {
+        throw new CrosscheckError(
+          'INVALID_OPTION',
+          `${where}: 'remove-length' needs \`${key}\` (a parameter name or index), got ${describeValue(v)}; e.g. tri.removeLength(tri.fwdInv(), { length: 'n', of: 'xs' }).`,
+          { where },
+        );
+      }
+    }
+  }
+  if (t.kind === 'add-length' && typeof t.of !== 'string' && typeof t.of !== 'number') {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: 'add-length' needs \`of\` (the list or string parameter, a name or index), got ${describeValue(t.of)}; e.g. tri.addLength(tri.fwdInv(), { of: 'xs' }).`,
+      { where },
+    );
+  }
+  if ('inner' in t) {
     const inner = normalizeTransformation(t.inner, where);
     if (isHyperproperty(inner)) return { ...t, inner: inner as never };
     return { ...t, inner };
@@ -178,6 +241,12 @@ export const describeTransformation = (
       return `${describeTransformation(t.inner, null)} ∘ stream`;
     case 'split-suffix':
       return `${describeTransformation(t.inner, null)} ∘ split-suffix(${name(t.param)}, ${t.length ?? 1})`;
+    case 'remove-length':
+      return `${describeTransformation(t.inner, null)} ∘ remove-length(${name(t.length)} = len(${name(t.of)}))`;
+    case 'add-length':
+      return `${describeTransformation(t.inner, null)} ∘ add-length(len(${name(t.of)}))`;
+    case 'unpack-tuple':
+      return `${describeTransformation(t.inner, null)} ∘ unpack-tuple`;
     default:
       return t.kind;
   }

@@ -5,13 +5,18 @@ import { type Args, isGen } from '../inputs/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import type { Equality } from '../values/index.ts';
 import {
+  addLengthInput,
+  addLengthView,
   type Callable,
   CallCache,
   candidateCallable,
+  dropAt,
   pointwiseView,
+  removeLengthView,
   splitInput,
   splitView,
   unionView,
+  unpackView,
 } from './calls.ts';
 import {
   type Counterexample,
@@ -235,22 +240,45 @@ const runStage = async (
         ctx.seed,
       );
       memo.set(key, v);
+      // A prefetched verdict may never be awaited; its rejection still reaches whoever awaits it.
+      v.catch(() => {});
     }
     return v;
   };
-  if (ctx.schedule === 'matrix') {
+  const inheritOn = semantics.inherit && prop.bijective;
+  const matrix = ctx.schedule === 'matrix';
+  if (matrix && !inheritOn) {
+    // Every pair is visited: check them all at once, so their calls share rounds.
     await Promise.all(entries.flatMap((li) => Array.from({ length: nr }, (_, rj) => verdict(li, rj))));
+  } else if (matrix) {
+    // Under inheritance most rows stop at their first pair that holds, so checking the whole matrix
+    // does several times the work the loop below reads. Every row instead checks its pairs in
+    // chunks of 1, 2, 4, … (all rows at once, so calls still share rounds) up to its first pair that
+    // holds; the loop then checks the rest of a row only when it goes on past that pair. Verdicts
+    // are the same as the full matrix's: a pair's verdict depends only on its own calls.
+    await Promise.all(
+      entries.map(async (li) => {
+        for (let from = 0, size = 1; from < nr; from += size, size *= 2) {
+          const to = Math.min(nr, from + size);
+          const vs = await Promise.all(Array.from({ length: to - from }, (_, d) => verdict(li, from + d)));
+          if (vs.some((v) => v.kind === 'holds')) return;
+        }
+      }),
+    );
   }
   const pairs: PairVerdict[][] = Array.from({ length: nl }, () =>
     Array.from({ length: nr }, () => ({ kind: 'not-checked' }) as PairVerdict),
   );
-  const inheritOn = semantics.inherit && prop.bijective;
   const firstPartner = new Map<string, number>();
   const agreeLists = new Map<number, number[]>();
   let budget = 0;
   for (const li of entries) {
     agreeLists.set(li, []);
     for (let rj = 0; rj < nr; rj++) {
+      if (matrix && !memo.has(`${li},${rj}`)) {
+        // Past the chunks: the rest of the row is checked at once.
+        for (let r = rj; r < nr; r++) verdict(li, r);
+      }
       const v = await verdict(li, rj);
       if (v.kind === 'budget') budget++;
       if (v.kind !== 'holds') {
@@ -427,8 +455,70 @@ export const triangulate = async <A extends Args>(
   let invertOffset: number | null = null;
   let arity: number | null = names?.length ?? (L[0] as Args).length;
   let paramNames = names;
-  while (!isHyperproperty(t) && (t.kind === 'split-suffix' || t.kind === 'stream')) {
-    if (t.kind === 'split-suffix') {
+  // Length and tuple adapters: views of the forward (and enumerator) programs with inputs to match.
+  // Inside a stream they apply to the pointwise problem, so they wait until it exists.
+  type Adapter = { view: (c: Callable) => Callable; input: (i: Args) => Args | null };
+  const adapters: { before: Adapter[]; after: Adapter[] } = { before: [], after: [] };
+  const lengthLanguage = forward.find((c) => c.kind !== 'function')?.language;
+  const adapt = (a: Adapter) => {
+    (streamed ? adapters.after : adapters.before).push(a);
+  };
+  const shiftInvert = (at: number, by: 1 | -1) => {
+    if (invertOffset !== null && invertOffset >= at) invertOffset += by;
+  };
+  const isDecomposition = (x: Transformation | Hyperproperty): boolean =>
+    !isHyperproperty(x) &&
+    (x.kind === 'split-suffix' ||
+      x.kind === 'stream' ||
+      x.kind === 'remove-length' ||
+      x.kind === 'add-length' ||
+      x.kind === 'unpack-tuple');
+  while (isDecomposition(t)) {
+    t = t as Transformation;
+    if (t.kind === 'remove-length' || t.kind === 'add-length' || t.kind === 'unpack-tuple') {
+      // Streamed: the pointwise problem has one parameter, named by no signature.
+      const names1 = streamed ? null : paramNames;
+      const arity1 = streamed ? 1 : arity;
+      if (t.kind === 'remove-length') {
+        const length = resolveIndex(t.length, names1, arity1, 'triangulate', 'length');
+        const of = resolveIndex(t.of, names1, arity1, 'triangulate', 'of');
+        if (length === of)
+          fail(`'remove-length' needs two parameters: \`length\` and \`of\` both name parameter ${length}.`);
+        adapt({ view: (c) => removeLengthView(c, length, of), input: (i) => dropAt(i, length) });
+        if (!streamed) {
+          paramNames = paramNames ? dropAt(paramNames, length).map(String) : null;
+          arity = arity === null ? null : arity - 1;
+          shiftInvert(length, -1);
+        }
+      } else if (t.kind === 'add-length') {
+        const of = resolveIndex(t.of, names1, arity1, 'triangulate', 'of');
+        adapt({ view: (c) => addLengthView(c, of), input: (i) => addLengthInput(i, of, lengthLanguage) });
+        if (!streamed) {
+          paramNames = paramNames
+            ? [...paramNames.slice(0, of), `${paramNames[of]}_len`, ...paramNames.slice(of)]
+            : null;
+          arity = arity === null ? null : arity + 1;
+          shiftInvert(of, 1);
+        }
+      } else {
+        if (arity1 !== null && arity1 !== 1)
+          fail(`'unpack-tuple' needs a task with one (tuple) parameter; this one has ${arity1}.`);
+        adapt({
+          view: unpackView,
+          input: (i) => (Array.isArray(i[0]) ? [...(i[0] as unknown[])] : null),
+        });
+        if (!streamed) {
+          const first = L.find((i) => Array.isArray(i[0]))?.[0] as unknown[] | undefined;
+          paramNames = null;
+          arity = first ? first.length : null;
+        }
+      }
+      if (!streamed) {
+        const a = adapters.before[adapters.before.length - 1] as Adapter;
+        fwd = fwd.map(a.view);
+        L = L.map(a.input).filter((i): i is Args => i !== null);
+      }
+    } else if (t.kind === 'split-suffix') {
       const param = resolveIndex(t.param, paramNames, arity, 'triangulate', 'param');
       const length = t.length ?? 1;
       fwd = fwd.map((f) => splitView(f, param));
@@ -447,16 +537,29 @@ export const triangulate = async <A extends Args>(
       if (streamed) fail('stream inside stream is not supported.');
       streamed = true;
     }
-    t = t.inner;
+    t = (t as { inner: Transformation }).inner;
   }
   const listFwd = fwd;
   const listL = L;
+  // The pointwise views before any adapter inside the stream: the map law calls them on elements.
+  let pointFwd = fwd;
   if (streamed) {
     fwd = fwd.map(pointwiseView);
     L = dedupArgs(L.flatMap((i) => (Array.isArray(i[0]) ? (i[0] as unknown[]).map((x) => [x]) : [])));
     arity = 1;
     paramNames = null;
+    pointFwd = fwd;
+    for (const a of adapters.after) {
+      fwd = fwd.map(a.view);
+      L = L.map(a.input).filter((i): i is Args => i !== null);
+      // An element's arity after unpacking, or one more or less after a length adapter.
+      arity = (L[0] as Args | undefined)?.length ?? arity;
+    }
   }
+  if (adapters.before.length + adapters.after.length > 0 && L.length === 0)
+    fail(
+      'no forward input is left after the decompositions: check `length`/`of` and that tuple inputs are tuples.',
+    );
   const k = isHyperproperty(t)
     ? 0
     : 'invert' in t && t.invert !== undefined
@@ -480,7 +583,11 @@ export const triangulate = async <A extends Args>(
     }
     let en: Callable[] = enumerators.map((c) => candidateCallable(cache, c, `${fwdName}_enum`));
     let EL: Args[] = options.enumeratorInputs ? [...options.enumeratorInputs] : L;
+    for (const a of adapters.before) en = en.map(a.view);
+    if (options.enumeratorInputs)
+      for (const a of adapters.before) EL = EL.map(a.input).filter((i): i is Args => i !== null);
     if (streamed) en = en.map(pointwiseView);
+    for (const a of adapters.after) en = en.map(a.view);
     if (invertOffset !== null && !streamed && options.enumeratorInputs) {
       EL = EL.map((i) => splitInput(i, (invertOffset as number) - 1, 1));
     }
@@ -554,7 +661,7 @@ export const triangulate = async <A extends Args>(
         statelessMapProperty(),
         { callables: listFwd },
         {
-          callables: views.map((i) => fwd[i] as Callable),
+          callables: views.map((i) => pointFwd[i] as Callable),
           witnessIds: views.map((i) => inner.wIds[i] as string[]),
           witnessLabels: views.map((i) => inner.wLabels[i] as string[]),
         },

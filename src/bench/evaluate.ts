@@ -202,19 +202,24 @@ export const evaluateTask = async (
    */
   async function runOnce(rows: readonly number[]): Promise<Outcome[][]> {
     const before = calls;
+    const lastChunk = n % CHUNK === 0 ? CHUNK : n % CHUNK;
+    const smallestShare = (options.candidateTimeMs * Math.min(CHUNK, lastChunk)) / n;
+    // A candidate that meets any limit here runs chunk by chunk again, so this run stops it as
+    // soon as it does: at the smallest chunk's share of the time limit, and at its first timeout
+    // or wall-time hang (each costs the budget more than 1 ms). Its calls past that point would
+    // be thrown away; on a task where most candidates hang (HumanEval/129), they were.
     const matrix = await run(
       runTask,
       rows.map((i) => all[i] as Candidate),
       prepared.inputs,
       {
         ...limits,
-        candidateTimeMs: options.candidateTimeMs,
+        budgetMs: Math.min(1, options.budgetMs),
+        candidateTimeMs: smallestShare,
         onProgress: onCalls && ((done) => onCalls(before + done)),
       },
     );
     tally(matrix);
-    const lastChunk = n % CHUNK === 0 ? CHUNK : n % CHUNK;
-    const smallestShare = (options.candidateTimeMs * Math.min(CHUNK, lastChunk)) / n;
     const out = matrix.outcomes.map((row) => row as Outcome[]);
     const again = rows.filter((_, k) => {
       if (mode === 'unchecked') return false;

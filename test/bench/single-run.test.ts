@@ -100,8 +100,31 @@ describe('one run per task, chunks where a limit was met', () => {
       )?.perCandidate.map((c) => c.cells);
     expect(unknown(chunked.pairs)).toEqual([2, 1]);
     const unchecked = await evaluateTask(task, prepared, codes, options, undefined, undefined, 'unchecked');
-    expect((unknown(unchecked.pairs) as number[])[0]).toBeGreaterThan(2);
+    // The single run stops a candidate at its first limit: the hanging one's first timeout
+    // (input 10) spends its budget there, so no call after it runs (with the bench's budget it
+    // would run on to its second timeout at input 1200). The chunked rerun makes them anyway.
+    expect((unknown(unchecked.pairs) as number[])[0]).toBeGreaterThanOrEqual(N - 10);
     expect(figures(unchecked.pairs)).not.toEqual(figures(chunked.pairs));
     for (const p of once.pairs) expect(p.status).toBe('ok');
   }, 120_000);
+});
+
+describe('a task where most candidates meet a limit', () => {
+  it('sends the candidates after the first single run straight to the chunks, with the same figures', async () => {
+    // 40 candidates that die on the last input: every one needs the chunked run. Once the first
+    // 16 showed it, the other 24 skip the single run (each would make N - 1 calls there first).
+    const dying = Array.from(
+      { length: 40 },
+      (_, k) => `import os\ndef f(x):\n    if x == ${N - 1}:\n        os._exit(${1 + (k % 3)})\n    return ${k % 2 ? 'x + x' : '2 * x'}\n`,
+    );
+    const many = new Map<string, string[]>([['model_c', dying]]);
+    const options = resolveBenchOptions({ data, seed: 7, estimator: 'paired', m: 40 });
+    const chunked = await evaluateTask(task, prepared, many, options, undefined, undefined, 'chunks');
+    const once = await evaluateTask(task, prepared, many, options, undefined);
+    expect(figures(once.pairs)).toEqual(figures(chunked.pairs));
+    expect(once.pairs[0]?.status).toBe('ok');
+    // The single run of the first 16 is the only work beyond the chunked run's.
+    expect(once.calls - chunked.calls).toBeLessThanOrEqual(16 * N);
+    expect(once.calls - chunked.calls).toBeGreaterThan(0);
+  }, 240_000);
 });

@@ -112,7 +112,8 @@ describe('a task where most candidates meet a limit', () => {
     // 16 showed it, the other 24 skip the single run (each would make N - 1 calls there first).
     const dying = Array.from(
       { length: 40 },
-      (_, k) => `import os\ndef f(x):\n    if x == ${N - 1}:\n        os._exit(${1 + (k % 3)})\n    return ${k % 2 ? 'x + x' : '2 * x'}\n`,
+      (_, k) =>
+        `import os\ndef f(x):\n    if x == ${N - 1}:\n        os._exit(${1 + (k % 3)})\n    return ${k % 2 ? 'x + x' : '2 * x'}\n`,
     );
     const many = new Map<string, string[]>([['model_c', dying]]);
     const options = resolveBenchOptions({ data, seed: 7, estimator: 'paired', m: 40 });

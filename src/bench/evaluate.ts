@@ -47,6 +47,13 @@ const CHUNK = 1000;
  */
 const SINGLE_RUN_MAX = 4 * CHUNK;
 
+/**
+ * Candidates per single run. Between runs, a task where most candidates so far met a limit
+ * sends the rest straight to the chunks (see `runOnce` in {@link evaluateTask}); within one, the
+ * workers still have many candidates to share.
+ */
+const SINGLE_RUN_GROUP = 16;
+
 /** What one run of a task over several models returns. @internal */
 export interface TaskOutcome {
   readonly pairs: readonly PairResult[];
@@ -194,46 +201,65 @@ export const evaluateTask = async (
   }
 
   /**
-   * Every candidate in one run (one process per candidate instead of one per chunk), then the
-   * chunked run again for each candidate whose outcomes the chunks might have made different:
-   * one that met a limit (a timeout, a crash, its time spent, more CPU time than the smallest
-   * chunk's share of the time limit) or whose outputs were kept as digests. For the others,
-   * every call ran within every chunk's limits, so the chunks would have given these outcomes.
+   * The candidates in single runs over every input (one process per candidate instead of one per
+   * chunk), {@link SINGLE_RUN_GROUP} at a time, then the chunked run again for each candidate
+   * whose outcomes the chunks might have made different: one that met a limit (a timeout, a
+   * crash, its time spent, more CPU time than the smallest chunk's share of the time limit) or
+   * whose outputs were kept as digests. For the others, every call ran within every chunk's
+   * limits, so the chunks would have given these outcomes. Once most candidates tried needed the
+   * chunks, the rest go straight to them: on such a task (HumanEval/129, or a runner that does
+   * not report CPU time) the single run is work done twice.
    */
   async function runOnce(rows: readonly number[]): Promise<Outcome[][]> {
-    const before = calls;
-    const matrix = await run(
-      runTask,
-      rows.map((i) => all[i] as Candidate),
-      prepared.inputs,
-      {
-        ...limits,
-        candidateTimeMs: options.candidateTimeMs,
-        onProgress: onCalls && ((done) => onCalls(before + done)),
-      },
-    );
-    tally(matrix);
     const lastChunk = n % CHUNK === 0 ? CHUNK : n % CHUNK;
     const smallestShare = (options.candidateTimeMs * Math.min(CHUNK, lastChunk)) / n;
-    const out = matrix.outcomes.map((row) => row as Outcome[]);
-    const again = rows.filter((_, k) => {
-      if (mode === 'unchecked') return false;
-      const stats = matrix.candidates[k]?.stats;
-      const clean =
-        stats !== undefined &&
-        stats.timeouts === 0 &&
-        stats.crashes === 0 &&
-        stats.restarts === 0 &&
-        !stats.budgetSpent &&
-        stats.timeSpentMs !== undefined &&
-        stats.timeSpentMs <= smallestShare &&
-        !(out[k] as Outcome[]).some((o) => outcomeDigest(o) !== null);
-      return !clean;
-    });
+    const out = new Array<Outcome[]>(rows.length);
+    /** Positions in `rows` that run chunk by chunk. */
+    const again: number[] = [];
+    for (let g = 0; g < rows.length; g += SINGLE_RUN_GROUP) {
+      if (g > 0 && again.length * 2 > g) {
+        for (let k = g; k < rows.length; k++) again.push(k);
+        break;
+      }
+      const group = rows.slice(g, g + SINGLE_RUN_GROUP);
+      const before = calls;
+      // A candidate that meets any limit here runs chunk by chunk again, so this run stops it as
+      // soon as it does: at the smallest chunk's share of the time limit, and at its first
+      // timeout or wall-time hang (each costs the budget more than 1 ms). Its later calls would
+      // be thrown away.
+      const matrix = await run(
+        runTask,
+        group.map((i) => all[i] as Candidate),
+        prepared.inputs,
+        {
+          ...limits,
+          budgetMs: Math.min(1, options.budgetMs),
+          candidateTimeMs: smallestShare,
+          onProgress: onCalls && ((done) => onCalls(before + done)),
+        },
+      );
+      tally(matrix);
+      group.forEach((_, j) => {
+        const row = matrix.outcomes[j] as Outcome[];
+        out[g + j] = row;
+        if (mode === 'unchecked') return;
+        const stats = matrix.candidates[j]?.stats;
+        const clean =
+          stats !== undefined &&
+          stats.timeouts === 0 &&
+          stats.crashes === 0 &&
+          stats.restarts === 0 &&
+          !stats.budgetSpent &&
+          stats.timeSpentMs !== undefined &&
+          stats.timeSpentMs <= smallestShare &&
+          !row.some((o) => outcomeDigest(o) !== null);
+        if (!clean) again.push(g + j);
+      });
+    }
     if (again.length > 0) {
-      const redone = await runChunks(again);
-      again.forEach((i, k) => {
-        out[rows.indexOf(i)] = redone[k] as Outcome[];
+      const redone = await runChunks(again.map((k) => rows[k] as number));
+      again.forEach((k, x) => {
+        out[k] = redone[x] as Outcome[];
       });
     }
     return out;

@@ -105,3 +105,24 @@ describe('one run per task, chunks where a limit was met', () => {
     for (const p of once.pairs) expect(p.status).toBe('ok');
   }, 120_000);
 });
+
+describe('a task where most candidates meet a limit', () => {
+  it('sends the candidates after the first single run straight to the chunks, with the same figures', async () => {
+    // 40 candidates that die on the last input: every one needs the chunked run. Once the first
+    // 16 showed it, the other 24 skip the single run (each would make N - 1 calls there first).
+    const dying = Array.from(
+      { length: 40 },
+      (_, k) =>
+        `import os\ndef f(x):\n    if x == ${N - 1}:\n        os._exit(${1 + (k % 3)})\n    return ${k % 2 ? 'x + x' : '2 * x'}\n`,
+    );
+    const many = new Map<string, string[]>([['model_c', dying]]);
+    const options = resolveBenchOptions({ data, seed: 7, estimator: 'paired', m: 40 });
+    const chunked = await evaluateTask(task, prepared, many, options, undefined, undefined, 'chunks');
+    const once = await evaluateTask(task, prepared, many, options, undefined);
+    expect(figures(once.pairs)).toEqual(figures(chunked.pairs));
+    expect(once.pairs[0]?.status).toBe('ok');
+    // The single run of the first 16 is the only work beyond the chunked run's.
+    expect(once.calls - chunked.calls).toBeLessThanOrEqual(16 * N);
+    expect(once.calls - chunked.calls).toBeGreaterThan(0);
+  }, 240_000);
+});

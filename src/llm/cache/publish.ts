@@ -132,7 +132,7 @@ interface Owner {
   held: number;
 }
 const owners = new Map<string, Owner>();
-/** Null once hard links failed here: locks are then written files (O_EXCL), as before. */
+/** False once hard links failed here: locks are then written files (O_EXCL), as before. */
 const linkLocks = new Map<string, boolean>();
 
 const newOwner = (tmpDir: string): Owner => {
@@ -221,11 +221,7 @@ const fileLock = (lockPath: string): (() => Promise<void>) | false => {
  * older than `staleMs` (plus the owner rotation, so it is never broken early); a stale lock is
  * removed and the race re-run.
  */
-export const tryLock = (
-  tmpDir: string,
-  lockPath: string,
-  staleMs: number,
-): (() => Promise<void>) | null => {
+export const tryLock = (tmpDir: string, lockPath: string, staleMs: number): (() => Promise<void>) | null => {
   for (let round = 0; round < 3; round++) {
     let got: (() => Promise<void>) | false | null = null;
     if (linkLocks.get(tmpDir) !== false) {

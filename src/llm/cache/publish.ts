@@ -187,6 +187,13 @@ const linkLock = (tmpDir: string, lockPath: string): (() => Promise<void>) | fal
         dropOwner(tmpDir, o);
         continue;
       }
+      if (code === 'EMLINK') {
+        // As many locks as the file system allows links to one inode (65,000 on ext4): a new
+        // owner for the next ones; this one goes when its last lock is released.
+        if (o.held === 0) dropOwner(tmpDir, o);
+        else owners.delete(tmpDir);
+        continue;
+      }
       if (o.held === 0) dropOwner(tmpDir, o);
       if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV') return null;
       throw error;

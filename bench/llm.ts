@@ -1,7 +1,8 @@
 /**
  * `npm run bench:llm`: samples per second through the whole LLM stack on loopback.
  * - live: createLlm → limiter → openai SDK → real HTTP → a scripted server in its own process,
- *   every reply published to a fresh cache (tmp file, fsync, link);
+ *   every reply published to a fresh cache (entry lock = link of the process's owner file; tmp
+ *   file, link; no fsync, see cache/publish.ts);
  * - cached: a second process-level client in replay-only over the warm cache (read, verify the
  *   request, parse), through `draw` and through `fromModel` (candidates built).
  * Ends with one JSON line {"liveRequestsPerSec", "cachedSamplesPerSec"}.
@@ -23,7 +24,10 @@ const server = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirn
 const url = await new Promise<string>((resolve) => {
   createInterface({ input: server.stdout as NodeJS.ReadableStream }).once('line', resolve);
 });
-const dir = mkdtempSync(join(tmpdir(), 'crosscheck-bench-llm-'));
+// BENCH_LLM_DIR puts the caches elsewhere (e.g. /dev/shm, to see what the file system costs).
+const base = process.env.BENCH_LLM_DIR ?? tmpdir();
+const loadAtStart = loadavg()[0] as number;
+const dir = mkdtempSync(join(base, 'crosscheck-bench-llm-'));
 const request = (i: number) => ({
   messages: [
     { role: 'system' as const, content: 'You are an expert Python programmer.' },
@@ -86,7 +90,7 @@ try {
   cpuMs.push(cpu() - c0);
 
   // Through fromModel: candidates built from the cached replies (Python: no parse on the host).
-  const cdir = mkdtempSync(join(tmpdir(), 'crosscheck-bench-llm-c-'));
+  const cdir = mkdtempSync(join(base, 'crosscheck-bench-llm-c-'));
   const rec = createLlm({
     model: 'bench',
     baseURL: url,
@@ -126,15 +130,15 @@ try {
     ],
   ] as const;
   console.error(
-    `bench:llm: ${PROMPTS} prompts × ${SAMPLES} samples, maxConcurrency ${CONCURRENCY}, server in its own process; load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
+    `bench:llm: ${PROMPTS} prompts × ${SAMPLES} samples, maxConcurrency ${CONCURRENCY}, server in its own process; cache in ${base}; load average ${loadAtStart.toFixed(1)} → ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
   );
   console.error(
-    `  ${''.padEnd(46)} ${'n'.padStart(6)}    ${'wall'.padStart(6)}     ${'per s'.padStart(7)}   client CPU   per CPU-s`,
+    `  ${''.padEnd(46)} ${'n'.padStart(6)}    ${'wall'.padStart(6)}     ${'per s'.padStart(7)}   client CPU   per CPU-s  CPU µs/sample`,
   );
   for (const [i, [what, n, ms, r]] of rows.entries()) {
     const c = cpuMs[i] as number;
     console.error(
-      `  ${what.padEnd(46)} ${String(n).padStart(6)} in ${ms.toFixed(0).padStart(6)} ms  ${String(r).padStart(7)} /s  ${c.toFixed(0).padStart(6)} ms  ${String(rate(n, c)).padStart(7)} /s`,
+      `  ${what.padEnd(46)} ${String(n).padStart(6)} in ${ms.toFixed(0).padStart(6)} ms  ${String(r).padStart(7)} /s  ${c.toFixed(0).padStart(6)} ms  ${String(rate(n, c)).padStart(7)} /s  ${((c * 1000) / n).toFixed(0).padStart(8)}`,
     );
   }
   console.log(

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isCrosscheckError } from '../errors/index.ts';
 import { BENCH_USAGE, runBenchCommand } from './bench.ts';
 import { runReviewBenchCommand } from './bench-review.ts';
+import { runLlmCacheCommand } from './llm-cache.ts';
 import { REPORT_USAGE, reportCommand } from './report.ts';
 import { runSampleCommand } from './sample.ts';
 
@@ -17,6 +18,7 @@ Commands:
   bench    measure models on a dataset directory without oracles (crosscheck bench --help)
            bench review: grounded review against references (crosscheck bench review --help)
   sample   draw n samples per task from a model into a bench-format directory (crosscheck sample --help)
+  llm-cache verify <dir>   check a committed LLM cache directory (crosscheck llm-cache --help)
 `;
 
 /**
@@ -52,6 +54,7 @@ const main = (argv: readonly string[]): number | Promise<number> => {
   if (command === 'bench' && rest[0] === 'review') return runReviewBenchCommand(rest.slice(1));
   if (command === 'bench') return runBenchCommand(rest);
   if (command === 'sample') return runSampleCommand(rest);
+  if (command === 'llm-cache') return runLlmCacheCommand(rest);
   process.stderr.write(
     `crosscheck: unknown command ${JSON.stringify(command)}; run \`crosscheck --help\`.\n`,
   );

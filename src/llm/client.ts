@@ -45,6 +45,8 @@ interface Prepared {
   readonly key: string;
   readonly purpose: Purpose;
   readonly label: string | undefined;
+  /** Its cache directory, computed once for all its samples. */
+  dir?: string;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -174,7 +176,16 @@ class LlmClient implements Llm {
   }
 
   #address(p: Prepared, sample: number): EntryAddress {
+    p.dir ??= this.#store.dir({
+      provider: this.#o.provider,
+      model: this.#o.model,
+      key: p.key,
+      sample: 0,
+      canonical: p.canonical,
+      keyObject: p.keyObject,
+    });
     return {
+      dir: p.dir,
       provider: this.#o.provider,
       model: this.#o.model,
       key: p.key,

@@ -4,6 +4,7 @@
  * retry policy, a concurrency limit, and tokens and cost per call (design/llm-and-review.md, Part A).
  * @packageDocumentation
  */
+export { type CacheProblem, type CacheVerification, verifyCache } from './cache/verify.ts';
 export { createLlm } from './client.ts';
 export {
   type SampleDatasetOptions,

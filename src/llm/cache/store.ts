@@ -1,10 +1,10 @@
 import { promises as fs, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { CrosscheckError } from '../../errors/index.ts';
 import { canonicalJson } from '../request.ts';
 import type { CacheMode } from '../types.ts';
 import { type CacheEntry, entryProblem } from './entry.ts';
-import { CACHE_GITIGNORE, CACHE_README, entryPath, requestDir } from './layout.ts';
+import { CACHE_GITIGNORE, CACHE_README, entryName, requestDir } from './layout.ts';
 import { prepareCacheDir, publish, tryLock } from './publish.ts';
 
 const TRANSIENT = new Set(['EMFILE', 'ENFILE', 'EIO', 'EAGAIN', 'EBUSY']);
@@ -39,6 +39,8 @@ export interface EntryAddress {
   readonly canonical: string;
   /** The key object, for `request.json`. */
   readonly keyObject: object;
+  /** The request directory, when the caller computed it once for all samples of a request. */
+  readonly dir?: string;
 }
 
 /** One cache directory with one mode; shared by every client of a process for the same directory. */
@@ -58,11 +60,12 @@ export class CacheStore {
   }
 
   path(a: EntryAddress): string {
-    return entryPath(this.root, a.provider, a.model, a.key, a.sample);
+    // The directory is already normalized by `join`: a plain concatenation is enough.
+    return `${this.dir(a)}${sep}${entryName(a.sample)}`;
   }
 
   dir(a: EntryAddress): string {
-    return requestDir(this.root, a.provider, a.model, a.key);
+    return a.dir ?? requestDir(this.root, a.provider, a.model, a.key);
   }
 
   #corrupt(path: string, why: string): CrosscheckError {
@@ -91,6 +94,12 @@ export class CacheStore {
     const path = join(dir, 'request.json');
     const text = await readText(path);
     if (text === null) return false;
+    // As this process writes it (sorted keys, pretty-printed): equal text is a match, with no
+    // parse; anything else (reformatted by hand, another writer's layout) is compared canonically.
+    if (text === `${JSON.stringify(a.keyObject, null, 2)}\n`) {
+      this.#verified.add(dir);
+      return true;
+    }
     let stored: string;
     try {
       stored = canonicalJson(JSON.parse(text));
@@ -178,7 +187,7 @@ export class CacheStore {
     await prepareCacheDir(this.root, CACHE_README, CACHE_GITIGNORE);
     let wait = 50;
     for (;;) {
-      const release = tryLock(this.lockPath(a), staleMs);
+      const release = tryLock(join(this.root, '.tmp'), this.lockPath(a), staleMs);
       if (release) {
         // The winner may have published between our read and our lock.
         const entry = this.mode === 'refresh' ? null : await this.read(a);

@@ -48,12 +48,21 @@ describe.skipIf(!hasTaskset)('a busy machine (one CPU shared with spinning proce
     for (let i = 0; i < BUSY; i++) {
       // Each in a session of its own: with autogroup scheduling, the CPU is shared out by
       // session first, and the workers run in sessions of their own.
-      spinners.push(spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore', detached: true }));
+      // They spin only while this process lives, and five minutes at most: a test run that dies
+      // before its afterAll must not leave them eating the machine.
+      const spin = `while kill -0 ${process.pid} 2>/dev/null; do :; done`;
+      spinners.push(spawn('timeout', ['300', 'sh', '-c', spin], { stdio: 'ignore', detached: true }));
     }
   });
 
   afterAll(async () => {
-    for (const s of spinners) s.kill('SIGKILL');
+    for (const s of spinners) {
+      try {
+        if (s.pid !== undefined) process.kill(-s.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
     pin(`0-${availableParallelism() - 1}`);
     await Promise.all([closePythonWorkers(), closeSandboxPools()]);
   });

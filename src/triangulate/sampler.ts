@@ -12,7 +12,7 @@ import type { Task } from '../task/index.ts';
 
 /** A transformed problem: what the witness programs are asked to solve. @public */
 export interface TransformedProblem {
-  readonly role: 'inverse' | 'set-valued-inverse';
+  readonly role: 'inverse' | 'set-valued-inverse' | 'enumeration';
   readonly signature: string;
   readonly entry: string;
   readonly description: string;
@@ -21,26 +21,37 @@ export interface TransformedProblem {
 
 /** Every decision the sampler made, storable and pinnable per task. @public */
 export interface TransformPlan {
-  readonly transformation: 'fwd-inv' | 'fwd-sinv';
+  readonly transformation: SamplerTransformation;
   /** Index and name of the inverted parameter. */
   readonly invert: number;
   readonly invertName: string;
   readonly returnName: string;
-  /** FWD-SINV: fibers finite and small (exhaustive lists) or not (`(is_exhaustive, values)`); null for FWD-INV. */
+  /** FWD-SINV, ENUM-SINV: fibers finite and small (exhaustive lists) or not (`(is_exhaustive, values)`); null for FWD-INV. */
   readonly exhaustive: boolean | null;
+  /** The problem of the witnesses: the inverse or the set-valued inverse. */
   readonly problem: TransformedProblem;
+  /** ENUM-SINV: the answer enumeration d^< (`<entry>_enum`), whose programs are the enumerators; null otherwise. */
+  readonly enumeration: TransformedProblem | null;
 }
+
+/** The transformations the sampler plans (ENUM-SINV's second stage is FWD-ENUM against the same enumerators). @public */
+export type SamplerTransformation = 'fwd-inv' | 'fwd-sinv' | 'enum-sinv';
+
+const SAMPLER_KINDS: readonly string[] = ['fwd-inv', 'fwd-sinv', 'enum-sinv'];
 
 /** Fields of a plan to fix instead of asking the model. @public */
 export type PlanPin = Partial<Pick<TransformPlan, 'returnName' | 'exhaustive'>> & {
   readonly invert?: number | string;
   readonly description?: string;
+  /** ENUM-SINV: the answer enumeration's statement. */
+  readonly enumerationDescription?: string;
 };
 
 /** Samples plans and witness programs. @public */
 export interface WitnessSampler {
-  plan(task: Task, transformation: 'fwd-inv' | 'fwd-sinv', pin?: PlanPin): Promise<TransformPlan>;
-  programs(plan: TransformPlan, n: number): Promise<Candidate[]>;
+  plan(task: Task, transformation: SamplerTransformation, pin?: PlanPin): Promise<TransformPlan>;
+  /** Programs for `problem` (default the plan's witness problem; pass `plan.enumeration` for enumerators). */
+  programs(plan: TransformPlan, n: number, problem?: TransformedProblem): Promise<Candidate[]>;
   /** Tokens spent (or replayed) since the sampler was made. */
   tokens(): { prompt: number; completion: number };
 }
@@ -84,7 +95,7 @@ export const parseSignature = (signature: string): { params: Param[]; returns: s
 export const transformedSignature = (
   entry: string,
   signature: string,
-  kind: 'fwd-inv' | 'fwd-sinv',
+  kind: 'fwd-inv' | 'fwd-sinv' | 'enum-sinv',
   invert: number,
   returnName: string,
   exhaustive: boolean | null,
@@ -103,6 +114,27 @@ export const transformedSignature = (
     kind === 'fwd-inv' ? k.type : exhaustive === false ? `tuple[bool, list[${k.type}]]` : `list[${k.type}]`;
   const params = [`${returnName}: ${sig.returns}`, ...others.map((p) => `${p.name}: ${p.type}`)].join(', ');
   return { entry: name, signature: `def ${name}(${params}) -> ${ret}` };
+};
+
+/**
+ * The answer enumeration's signature: the forward parameters, a list of the forward return type,
+ * `def smaller_enum(i: int) -> list[int]`.
+ * @public
+ */
+export const enumerationSignature = (
+  entry: string,
+  signature: string,
+): { entry: string; signature: string } => {
+  const sig = parseSignature(signature);
+  if (!sig) {
+    throw new CrosscheckError(
+      'INVALID_TASK',
+      `triangulation sampler: cannot derive the enumeration signature from ${JSON.stringify(signature)}; give the task a Python signature like (i: int) -> int.`,
+    );
+  }
+  const name = `${entry}_enum`;
+  const params = sig.params.map((p) => `${p.name}: ${p.type}`).join(', ');
+  return { entry: name, signature: `def ${name}(${params}) -> list[${sig.returns}]` };
 };
 
 const ANSWER = /<answer>([\s\S]*?)<\/answer>/;
@@ -127,7 +159,7 @@ export const PROMPTS = {
     sig: string,
     description: string,
     target: string,
-    kind: 'fwd-inv' | 'fwd-sinv',
+    kind: 'fwd-inv' | 'fwd-sinv' | 'enum-sinv',
     param: string,
     ret: string,
     exhaustive: boolean | null,
@@ -142,6 +174,10 @@ export const PROMPTS = {
       `A programming problem asks for the function ${sig}.\n\n${description}\n\nRewrite the problem so that it asks for the function ${target} instead. ${task}\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
     );
   },
+  enumeration: (sig: string, description: string, target: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nRewrite the problem so that it asks for the function ${target} instead. It must return every output that the problem accepts as correct for the given inputs, each once: list them all, and do not narrow the problem by an interpretation of your own where it allows several outputs. The returned values must have exactly the types of the signature.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
+    ),
   code: (target: string, statement: string) =>
     user(
       `Write a Python function '${target}' that solves the problem below. Write only the function (and any imports or helpers it needs), print nothing, and put the code in one Markdown code block. For an invalid input whose handling the problem does not specify, raise ValueError('Invalid input').\n\n${statement}`,
@@ -157,7 +193,7 @@ export interface TriangulationSamplerOptions {
 }
 
 /**
- * A witness sampler over an LLM client (FWD-INV and FWD-SINV). Decisions retry up to three fresh
+ * A witness sampler over an LLM client (FWD-INV, FWD-SINV, and ENUM-SINV with its FWD-ENUM stage). Decisions retry up to three fresh
  * samples when a reply has no answer; a program reply without code draws the next sample index.
  * @public
  */
@@ -180,6 +216,12 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
   };
   return {
     plan: async (task, kind, pin = {}) => {
+      if (!SAMPLER_KINDS.includes(kind as string)) {
+        throw new CrosscheckError(
+          'INVALID_OPTION',
+          `triangulation sampler: cannot plan ${JSON.stringify(kind)}; it plans 'fwd-inv', 'fwd-sinv' and 'enum-sinv' (whose second stage is FWD-ENUM). For other transformations pass \`witnesses\` you wrote.`,
+        );
+      }
       const sig = task.signature;
       const entry = task.entry ?? task.name;
       const description = task.description ?? '';
@@ -208,7 +250,9 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
       if (invert < 0) {
         throw new CrosscheckError(
           'INVALID_INPUT',
-          `triangulation sampler: the inverted parameter ${JSON.stringify(invertName)} is not one of ${names.join(', ')}.`,
+          pin.invert !== undefined
+            ? `triangulation sampler: the plan pins \`invert\` to ${JSON.stringify(pin.invert)}, which names no parameter of ${full}; pin one of ${names.map((n, i) => `${JSON.stringify(n)} (${i})`).join(', ')}.`
+            : `triangulation sampler: the model chose the inverted parameter ${JSON.stringify(invertName)}, which is not one of ${names.join(', ')}; pin \`invert\` in the plan.`,
         );
       }
       const exhaustive =
@@ -223,6 +267,20 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
           PROMPTS.statement(full, description, target.signature, kind, invertName, returnName, exhaustive),
           'statement',
         ));
+      let enumeration: TransformedProblem | null = null;
+      if (kind === 'enum-sinv') {
+        const e = enumerationSignature(entry, sig);
+        const text =
+          pin.enumerationDescription ??
+          (await decide(PROMPTS.enumeration(full, description, e.signature), 'enumeration statement'));
+        enumeration = {
+          role: 'enumeration',
+          signature: e.signature,
+          entry: e.entry,
+          description: text,
+          language: 'python',
+        };
+      }
       return {
         transformation: kind,
         invert,
@@ -236,32 +294,38 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
           description: statement,
           language: 'python',
         },
+        enumeration,
       };
     },
-    programs: async (plan, n) => {
-      const messages = PROMPTS.code(plan.problem.signature, plan.problem.description);
+    programs: async (plan, n, problem = plan.problem) => {
+      const messages = PROMPTS.code(problem.signature, problem.description);
       const out: Candidate[] = [];
       const limit = n + (o.extraDraws ?? 3);
       for (let sample = 0; sample < limit && out.length < n; sample++) {
         const c = await llm.chat(
-          { messages, sampling, purpose: 'codegen', label: 'triangulation: witness' },
+          {
+            messages,
+            sampling,
+            purpose: 'codegen',
+            label: problem.role === 'enumeration' ? 'triangulation: enumerator' : 'triangulation: witness',
+          },
           { sample },
         );
-        const code = extractCode(c.text, 'python', plan.problem.entry);
+        const code = extractCode(c.text, 'python', problem.entry);
         // A reply that defines no such function is skipped: the next sample index stands in.
-        if (!new RegExp(`\\bdef\\s+${plan.problem.entry}\\b`).test(code)) continue;
+        if (!new RegExp(`\\bdef\\s+${problem.entry}\\b`).test(code)) continue;
         out.push(
           fromSources(
             [
               {
                 source: c.text,
-                label: `${llm.model}:${plan.problem.entry}#${sample}`,
+                label: `${llm.model}:${problem.entry}#${sample}`,
                 tags: { model: llm.model, sample },
               },
             ],
             {
               language: 'python',
-              entry: plan.problem.entry,
+              entry: problem.entry,
             },
           )[0] as Candidate,
         );

@@ -132,6 +132,7 @@ describe('witness sampler through the scripted loopback server', () => {
         description: STATEMENT,
         language: 'python',
       },
+      enumeration: null,
     });
     expect(first.stages[0]?.right).toEqual(['scripted:plus_inv_a#0', 'scripted:plus_inv_a#2']);
     expect(first.selected?.label).toBe('P_OK');

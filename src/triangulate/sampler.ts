@@ -12,7 +12,7 @@ import type { Task } from '../task/index.ts';
 
 /** A transformed problem: what the witness programs are asked to solve. @public */
 export interface TransformedProblem {
-  readonly role: 'inverse' | 'set-valued-inverse' | 'enumeration';
+  readonly role: 'inverse' | 'set-valued-inverse' | 'enumeration' | 'pointwise';
   readonly signature: string;
   readonly entry: string;
   readonly description: string;
@@ -22,6 +22,10 @@ export interface TransformedProblem {
 /** Every decision the sampler made, storable and pinnable per task. @public */
 export interface TransformPlan {
   readonly transformation: SamplerTransformation;
+  /** STREAM: the forward maps a list element-wise; the inverse is then of the pointwise problem (design §1.4). */
+  readonly stream: boolean;
+  /** STREAM: the pointwise problem τ°(d), `<entry>_pointwise(element: T) -> R`; null otherwise. */
+  readonly pointwise: TransformedProblem | null;
   /** Index and name of the inverted parameter. */
   readonly invert: number;
   readonly invertName: string;
@@ -43,6 +47,10 @@ const SAMPLER_KINDS: readonly string[] = ['fwd-inv', 'fwd-sinv', 'enum-sinv'];
 export type PlanPin = Partial<Pick<TransformPlan, 'returnName' | 'exhaustive'>> & {
   readonly invert?: number | string;
   readonly description?: string;
+  /** Whether the problem is stream processing (only asked for a `(xs: list[T]) -> list[R]` signature). */
+  readonly stream?: boolean;
+  /** STREAM: the pointwise problem's statement. */
+  readonly pointwiseDescription?: string;
   /** ENUM-SINV: the answer enumeration's statement. */
   readonly enumerationDescription?: string;
 };
@@ -137,6 +145,18 @@ export const enumerationSignature = (
   return { entry: name, signature: `def ${name}(${params}) -> list[${sig.returns}]` };
 };
 
+/** Element types when the signature maps one list parameter to a list, else null. */
+const streamElement = (sig: {
+  params: readonly Param[];
+  returns: string;
+}): { input: string; output: string } | null => {
+  const list = (t: string) => /^(?:list|List)\[(.*)\]$/.exec(t.trim())?.[1]?.trim() ?? null;
+  if (sig.params.length !== 1) return null;
+  const input = list((sig.params[0] as Param).type);
+  const output = list(sig.returns);
+  return input && output ? { input, output } : null;
+};
+
 const ANSWER = /<answer>([\s\S]*?)<\/answer>/;
 
 const user = (content: string): ChatMessage[] => [{ role: 'user', content }];
@@ -177,6 +197,14 @@ export const PROMPTS = {
   enumeration: (sig: string, description: string, target: string) =>
     user(
       `A programming problem asks for the function ${sig}.\n\n${description}\n\nRewrite the problem so that it asks for the function ${target} instead. It must return every output that the problem accepts as correct for the given inputs, each once: list them all, and do not narrow the problem by an interpretation of your own where it allows several outputs. The returned values must have exactly the types of the signature.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
+    ),
+  stream: (sig: string, description: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nDoes this function apply one and the same operation to each element of its input list on its own, so that each output element depends only on the input element at the same position? Reply <answer>Yes</answer> or <answer>No</answer>.`,
+    ),
+  pointwise: (sig: string, description: string, target: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nThe function treats each list element on its own. Rewrite the problem so that it asks for the function ${target} instead, which gets one element and returns what the original function puts at that element's position.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original that applies to a single element.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
     ),
   code: (target: string, statement: string) =>
     user(
@@ -222,23 +250,59 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
           `triangulation sampler: cannot plan ${JSON.stringify(kind)}; it plans 'fwd-inv', 'fwd-sinv' and 'enum-sinv' (whose second stage is FWD-ENUM). For other transformations pass \`witnesses\` you wrote.`,
         );
       }
-      const sig = task.signature;
-      const entry = task.entry ?? task.name;
-      const description = task.description ?? '';
-      if (!sig) {
+      const sig0 = task.signature;
+      const entry0 = task.entry ?? task.name;
+      const description0 = task.description ?? '';
+      if (!sig0) {
         throw new CrosscheckError(
           'INVALID_TASK',
           `triangulation sampler: task ${JSON.stringify(task.name)} has no signature; the transformed signature is derived from it.`,
         );
       }
-      const parsed = parseSignature(sig);
-      if (!parsed)
+      const parsed0 = parseSignature(sig0);
+      if (!parsed0)
         throw new CrosscheckError(
           'INVALID_TASK',
-          `triangulation sampler: cannot parse the signature ${JSON.stringify(sig)}.`,
+          `triangulation sampler: cannot parse the signature ${JSON.stringify(sig0)}.`,
         );
-      const names = parsed.params.map((p) => p.name);
-      const full = `def ${entry}${sig.startsWith('(') ? sig : sig.slice(sig.indexOf('('))}`;
+      const full0 = `def ${entry0}${sig0.startsWith('(') ? sig0 : sig0.slice(sig0.indexOf('('))}`;
+      // STREAM (design §3.6): asked only when one list parameter maps to a list, as the authors do.
+      const element = streamElement(parsed0);
+      if (pin.stream === true && !element) {
+        throw new CrosscheckError(
+          'INVALID_INPUT',
+          `triangulation sampler: the plan pins \`stream: true\` but ${full0} does not map one list to a list; pin \`stream: false\` or give the task a signature like (xs: list[int]) -> list[int].`,
+        );
+      }
+      const stream =
+        element !== null &&
+        (pin.stream ?? /^yes/i.test(await decide(PROMPTS.stream(full0, description0), 'stream processing')));
+      if (stream && kind === 'enum-sinv') {
+        throw new CrosscheckError(
+          'INVALID_OPTION',
+          `triangulation sampler: stream ∘ enum-sinv is not planned by the sampler; pin \`stream: false\`, use 'fwd-inv' or 'fwd-sinv', or pass \`enumerators\` and \`witnesses\` you wrote.`,
+        );
+      }
+      let pointwise: TransformedProblem | null = null;
+      if (stream && element) {
+        const pw = `def ${entry0}_pointwise(element: ${element.input}) -> ${element.output}`;
+        const text =
+          pin.pointwiseDescription ??
+          (await decide(PROMPTS.pointwise(full0, description0, pw), 'pointwise statement'));
+        pointwise = {
+          role: 'pointwise',
+          signature: pw,
+          entry: `${entry0}_pointwise`,
+          description: text,
+          language: 'python',
+        };
+      }
+      // Under STREAM every later decision is about the pointwise problem τ°(d).
+      const entry = pointwise ? pointwise.entry : entry0;
+      const sig = pointwise ? pointwise.signature.slice(pointwise.signature.indexOf('(')) : sig0;
+      const description = pointwise ? pointwise.description : description0;
+      const full = pointwise ? pointwise.signature : full0;
+      const names = (parseSignature(sig) ?? parsed0).params.map((p) => p.name);
       const returnName =
         pin.returnName ?? (await decide(PROMPTS.returnName(full, description), 'return name'));
       let invertName: string;
@@ -283,6 +347,8 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
       }
       return {
         transformation: kind,
+        stream,
+        pointwise,
         invert,
         invertName,
         returnName,

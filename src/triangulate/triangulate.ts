@@ -404,7 +404,9 @@ export const triangulate = async <A extends Args>(
       if (sampledEnumerators.length === 0)
         fail(`the sampler returned no enumerator program for ${plan.enumeration.signature}.`);
     }
-    transformation = { ...(t as Transformation), kind, invert: plan.invert } as Transformation;
+    const inner = { ...(t as Transformation), kind, invert: plan.invert } as Transformation;
+    // The plan decided STREAM: the witnesses solve the pointwise problem's inverse.
+    transformation = plan.stream ? { kind: 'stream', inner } : inner;
     if (witnesses.length === 0)
       fail(`the sampler returned no witness program for ${plan.problem.signature}.`);
   }

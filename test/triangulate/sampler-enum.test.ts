@@ -84,6 +84,8 @@ const client = (mode: 'read-write' | 'replay-only') =>
 
 const PLAN = {
   transformation: 'enum-sinv',
+  stream: false,
+  pointwise: null,
   invert: 0,
   invertName: 'i',
   returnName: 'smaller_number',

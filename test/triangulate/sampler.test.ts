@@ -121,6 +121,8 @@ describe('witness sampler through the scripted loopback server', () => {
     `);
     expect(first.plan).toEqual({
       transformation: 'fwd-inv',
+      stream: false,
+      pointwise: null,
       invert: 0,
       invertName: 'a',
       returnName: 'sum_of_two_numbers',

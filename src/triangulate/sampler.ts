@@ -12,7 +12,7 @@ import type { Task } from '../task/index.ts';
 
 /** A transformed problem: what the witness programs are asked to solve. @public */
 export interface TransformedProblem {
-  readonly role: 'inverse' | 'set-valued-inverse' | 'enumeration' | 'pointwise';
+  readonly role: 'inverse' | 'set-valued-inverse' | 'enumeration' | 'pointwise' | 'length-removed';
   readonly signature: string;
   readonly entry: string;
   readonly description: string;
@@ -26,6 +26,10 @@ export interface TransformPlan {
   readonly stream: boolean;
   /** STREAM: the pointwise problem τ°(d), `<entry>_pointwise(element: T) -> R`; null otherwise. */
   readonly pointwise: TransformedProblem | null;
+  /** The int parameter `length` is the length of `of` and is dropped (design §5.2); null otherwise. */
+  readonly removeLength: { readonly length: string; readonly of: string } | null;
+  /** With `removeLength`: the problem without the length parameter, `<entry>_nolen(…)`; `invert` indexes its parameters. */
+  readonly reduced: TransformedProblem | null;
   /** Index and name of the inverted parameter. */
   readonly invert: number;
   readonly invertName: string;
@@ -49,6 +53,10 @@ export type PlanPin = Partial<Pick<TransformPlan, 'returnName' | 'exhaustive'>> 
   readonly description?: string;
   /** Whether the problem is stream processing (only asked for a `(xs: list[T]) -> list[R]` signature). */
   readonly stream?: boolean;
+  /** Which int parameter is the length of which list/str parameter; null: none (asked only when both kinds occur). */
+  readonly removeLength?: { readonly length: string; readonly of: string } | null;
+  /** With `removeLength`: the statement of the problem without it. */
+  readonly reducedDescription?: string;
   /** STREAM: the pointwise problem's statement. */
   readonly pointwiseDescription?: string;
   /** ENUM-SINV: the answer enumeration's statement. */
@@ -145,6 +153,9 @@ export const enumerationSignature = (
   return { entry: name, signature: `def ${name}(${params}) -> list[${sig.returns}]` };
 };
 
+const isInt = (t: string) => t.trim() === 'int';
+const isSeq = (t: string) => /^(?:str|list|List)\b/.test(t.trim());
+
 /** Element types when the signature maps one list parameter to a list, else null. */
 const streamElement = (sig: {
   params: readonly Param[];
@@ -205,6 +216,14 @@ export const PROMPTS = {
   pointwise: (sig: string, description: string, target: string) =>
     user(
       `A programming problem asks for the function ${sig}.\n\n${description}\n\nThe function treats each list element on its own. Rewrite the problem so that it asks for the function ${target} instead, which gets one element and returns what the original function puts at that element's position.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original that applies to a single element.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
+    ),
+  length: (sig: string, description: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nIs one of its int parameters always the length of one of its list or string parameters? If so, reply with both names as (length_parameter, list_parameter) inside <answer></answer>; if not, reply <answer>None</answer>.`,
+    ),
+  removeLength: (sig: string, description: string, target: string, length: string, of: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nThe parameter ${length} is always the length of ${of}. Rewrite the problem so that it asks for the function ${target} instead, without the parameter ${length}: wherever the problem uses ${length}, use the length of ${of}.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
     ),
   code: (target: string, statement: string) =>
     user(
@@ -297,11 +316,47 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
           language: 'python',
         };
       }
-      // Under STREAM every later decision is about the pointwise problem τ°(d).
-      const entry = pointwise ? pointwise.entry : entry0;
-      const sig = pointwise ? pointwise.signature.slice(pointwise.signature.indexOf('(')) : sig0;
-      const description = pointwise ? pointwise.description : description0;
-      const full = pointwise ? pointwise.signature : full0;
+      // Length parameters (design §5.2): asked only when an int and a list/str parameter both occur.
+      const hasPair = parsed0.params.some((p) => isInt(p.type)) && parsed0.params.some((p) => isSeq(p.type));
+      let removeLength: { length: string; of: string } | null = null;
+      if (pin.removeLength !== undefined) removeLength = pin.removeLength;
+      else if (hasPair && !stream) {
+        const a = await decide(PROMPTS.length(full0, description0), 'length parameter');
+        const m = /^\(?\s*['"]?(\w+)['"]?\s*,\s*['"]?(\w+)['"]?\s*\)?$/.exec(a);
+        removeLength = m ? { length: m[1] as string, of: m[2] as string } : null;
+      }
+      let reduced: TransformedProblem | null = null;
+      if (removeLength) {
+        const lp = parsed0.params.find((p) => p.name === removeLength?.length);
+        const op = parsed0.params.find((p) => p.name === removeLength?.of);
+        if (!lp || !op || !isInt(lp.type) || !isSeq(op.type) || lp === op) {
+          throw new CrosscheckError(
+            'INVALID_INPUT',
+            `triangulation sampler: ${pin.removeLength ? 'the plan pins' : 'the model chose'} \`removeLength\` ${JSON.stringify(removeLength)}, but in ${full0} \`length\` must name an int parameter and \`of\` a list or str parameter; ${pin.removeLength ? 'fix the pin' : 'pin it'} (or pin \`removeLength: null\`).`,
+          );
+        }
+        const rest = parsed0.params.filter((p) => p !== lp);
+        const rsig = `def ${entry0}_nolen(${rest.map((p) => `${p.name}: ${p.type}`).join(', ')}) -> ${parsed0.returns}`;
+        const text =
+          pin.reducedDescription ??
+          (await decide(
+            PROMPTS.removeLength(full0, description0, rsig, removeLength.length, removeLength.of),
+            'length removal statement',
+          ));
+        reduced = {
+          role: 'length-removed',
+          signature: rsig,
+          entry: `${entry0}_nolen`,
+          description: text,
+          language: 'python',
+        };
+      }
+      // Under STREAM (or with the length removed) every later decision is about the reduced problem.
+      const work = pointwise ?? reduced;
+      const entry = work ? work.entry : entry0;
+      const sig = work ? work.signature.slice(work.signature.indexOf('(')) : sig0;
+      const description = work ? work.description : description0;
+      const full = work ? work.signature : full0;
       const names = (parseSignature(sig) ?? parsed0).params.map((p) => p.name);
       const returnName =
         pin.returnName ?? (await decide(PROMPTS.returnName(full, description), 'return name'));
@@ -349,6 +404,8 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
         transformation: kind,
         stream,
         pointwise,
+        removeLength,
+        reduced,
         invert,
         invertName,
         returnName,

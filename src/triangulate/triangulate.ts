@@ -406,7 +406,11 @@ export const triangulate = async <A extends Args>(
     }
     const inner = { ...(t as Transformation), kind, invert: plan.invert } as Transformation;
     // The plan decided STREAM: the witnesses solve the pointwise problem's inverse.
-    transformation = plan.stream ? { kind: 'stream', inner } : inner;
+    transformation = plan.stream
+      ? { kind: 'stream', inner }
+      : plan.removeLength
+        ? { kind: 'remove-length', ...plan.removeLength, inner }
+        : inner;
     if (witnesses.length === 0)
       fail(`the sampler returned no witness program for ${plan.problem.signature}.`);
   }

@@ -86,6 +86,8 @@ const PLAN = {
   transformation: 'enum-sinv',
   stream: false,
   pointwise: null,
+  removeLength: null,
+  reduced: null,
   invert: 0,
   invertName: 'i',
   returnName: 'smaller_number',

@@ -70,6 +70,8 @@ const PLAN = {
     description: POINTWISE,
     language: 'python',
   },
+  removeLength: null,
+  reduced: null,
   invert: 0,
   invertName: 'element',
   returnName: 'doubled_element',

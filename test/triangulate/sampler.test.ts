@@ -123,6 +123,8 @@ describe('witness sampler through the scripted loopback server', () => {
       transformation: 'fwd-inv',
       stream: false,
       pointwise: null,
+      removeLength: null,
+      reduced: null,
       invert: 0,
       invertName: 'a',
       returnName: 'sum_of_two_numbers',

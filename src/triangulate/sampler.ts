@@ -12,7 +12,7 @@ import type { Task } from '../task/index.ts';
 
 /** A transformed problem: what the witness programs are asked to solve. @public */
 export interface TransformedProblem {
-  readonly role: 'inverse' | 'set-valued-inverse' | 'enumeration' | 'pointwise' | 'length-removed';
+  readonly role: 'inverse' | 'set-valued-inverse' | 'enumeration' | 'pointwise' | 'length-removed' | 'split';
   readonly signature: string;
   readonly entry: string;
   readonly description: string;
@@ -30,6 +30,8 @@ export interface TransformPlan {
   readonly removeLength: { readonly length: string; readonly of: string } | null;
   /** With `removeLength`: the problem without the length parameter, `<entry>_nolen(…)`; `invert` indexes its parameters. */
   readonly reduced: TransformedProblem | null;
+  /** SPLIT-SUFFIX (the authors' default for a one-parameter list/str task): x = x_prefix + x_suffix, suffix of length 1, inverted w.r.t. x_suffix; null otherwise. */
+  readonly split: TransformedProblem | null;
   /** Index and name of the inverted parameter. */
   readonly invert: number;
   readonly invertName: string;
@@ -57,6 +59,10 @@ export type PlanPin = Partial<Pick<TransformPlan, 'returnName' | 'exhaustive'>> 
   readonly removeLength?: { readonly length: string; readonly of: string } | null;
   /** With `removeLength`: the statement of the problem without it. */
   readonly reducedDescription?: string;
+  /** Split a single list/str parameter into prefix + suffix (default: yes for a one-parameter list/str task that is not stream processing). */
+  readonly split?: boolean;
+  /** With `split`: the statement of the split problem. */
+  readonly splitDescription?: string;
   /** STREAM: the pointwise problem's statement. */
   readonly pointwiseDescription?: string;
   /** ENUM-SINV: the answer enumeration's statement. */
@@ -225,6 +231,10 @@ export const PROMPTS = {
     user(
       `A programming problem asks for the function ${sig}.\n\n${description}\n\nThe parameter ${length} is always the length of ${of}. Rewrite the problem so that it asks for the function ${target} instead, without the parameter ${length}: wherever the problem uses ${length}, use the length of ${of}.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
     ),
+  split: (sig: string, description: string, target: string, param: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nRewrite the problem so that it asks for the function ${target} instead, where ${param} is given in two parts and ${param} = ${param}_prefix + ${param}_suffix. When the whole ${param} is empty, both parts are empty. State clearly which constraints apply to ${param}_suffix.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
+    ),
   code: (target: string, statement: string) =>
     user(
       `Write a Python function '${target}' that solves the problem below. Write only the function (and any imports or helpers it needs), print nothing, and put the code in one Markdown code block. For an invalid input whose handling the problem does not specify, raise ValueError('Invalid input').\n\n${statement}`,
@@ -351,8 +361,31 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
           language: 'python',
         };
       }
-      // Under STREAM (or with the length removed) every later decision is about the reduced problem.
-      const work = pointwise ?? reduced;
+      // SPLIT-SUFFIX: automatic for one list/str parameter (as the authors do), never asked.
+      const only = parsed0.params.length === 1 ? (parsed0.params[0] as Param) : null;
+      const splittable = only !== null && isSeq(only.type) && !stream;
+      if (pin.split === true && !splittable) {
+        throw new CrosscheckError(
+          'INVALID_INPUT',
+          `triangulation sampler: the plan pins \`split: true\` but ${full0} does not have one list or str parameter${stream ? ' outside a stream' : ''}; pin \`split: false\`.`,
+        );
+      }
+      let split: TransformedProblem | null = null;
+      if (splittable && pin.split !== false && only) {
+        const ssig = `def ${entry0}_split(${only.name}_prefix: ${only.type}, ${only.name}_suffix: ${only.type}) -> ${parsed0.returns}`;
+        const text =
+          pin.splitDescription ??
+          (await decide(PROMPTS.split(full0, description0, ssig, only.name), 'split statement'));
+        split = {
+          role: 'split',
+          signature: ssig,
+          entry: `${entry0}_split`,
+          description: text,
+          language: 'python',
+        };
+      }
+      // Under STREAM, SPLIT or with the length removed every later decision is about the reduced problem.
+      const work = pointwise ?? reduced ?? split;
       const entry = work ? work.entry : entry0;
       const sig = work ? work.signature.slice(work.signature.indexOf('(')) : sig0;
       const description = work ? work.description : description0;
@@ -363,6 +396,7 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
       let invertName: string;
       if (pin.invert !== undefined)
         invertName = typeof pin.invert === 'number' ? (names[pin.invert] ?? '') : pin.invert;
+      else if (split) invertName = names[1] as string;
       else if (names.length === 1) invertName = names[0] as string;
       else invertName = await decide(PROMPTS.invert(full, description), 'inverted parameter');
       const invert = names.indexOf(invertName);
@@ -388,10 +422,11 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
         ));
       let enumeration: TransformedProblem | null = null;
       if (kind === 'enum-sinv') {
-        const e = enumerationSignature(entry, sig);
+        // Enumerators solve the original problem: triangulate views them through the same adapters as the forward.
+        const e = enumerationSignature(entry0, sig0);
         const text =
           pin.enumerationDescription ??
-          (await decide(PROMPTS.enumeration(full, description, e.signature), 'enumeration statement'));
+          (await decide(PROMPTS.enumeration(full0, description0, e.signature), 'enumeration statement'));
         enumeration = {
           role: 'enumeration',
           signature: e.signature,
@@ -406,6 +441,7 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
         pointwise,
         removeLength,
         reduced,
+        split,
         invert,
         invertName,
         returnName,

@@ -410,7 +410,9 @@ export const triangulate = async <A extends Args>(
       ? { kind: 'stream', inner }
       : plan.removeLength
         ? { kind: 'remove-length', ...plan.removeLength, inner }
-        : inner;
+        : plan.split
+          ? { kind: 'split-suffix', param: 0, length: 1, inner }
+          : inner;
     if (witnesses.length === 0)
       fail(`the sampler returned no witness program for ${plan.problem.signature}.`);
   }

@@ -88,6 +88,7 @@ const PLAN = {
   pointwise: null,
   removeLength: null,
   reduced: null,
+  split: null,
   invert: 0,
   invertName: 'i',
   returnName: 'smaller_number',

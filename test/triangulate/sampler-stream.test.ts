@@ -72,6 +72,7 @@ const PLAN = {
   },
   removeLength: null,
   reduced: null,
+  split: null,
   invert: 0,
   invertName: 'element',
   returnName: 'doubled_element',
@@ -144,9 +145,10 @@ describe('witness sampler deciding STREAM, through the scripted loopback server'
     expect(r.record.data).toMatchObject({ plan: { stream: true, pointwise: { description: POINTWISE } } });
   });
 
-  it('pinning stream: false asks no stream prompt and inverts the list itself', async () => {
+  it('pinning stream: false (and split: false) asks no prompt and inverts the list itself', async () => {
     const plan = await triangulationSampler(client('read-write')).plan(task, 'fwd-inv', {
       stream: false,
+      split: false,
       returnName: 'doubled',
       description: 'Given doubled, return xs.',
     });

@@ -125,6 +125,7 @@ describe('witness sampler through the scripted loopback server', () => {
       pointwise: null,
       removeLength: null,
       reduced: null,
+      split: null,
       invert: 0,
       invertName: 'a',
       returnName: 'sum_of_two_numbers',

@@ -12,7 +12,15 @@ import type { Task } from '../task/index.ts';
 
 /** A transformed problem: what the witness programs are asked to solve. @public */
 export interface TransformedProblem {
-  readonly role: 'inverse' | 'set-valued-inverse' | 'enumeration' | 'pointwise' | 'length-removed' | 'split';
+  readonly role:
+    | 'inverse'
+    | 'set-valued-inverse'
+    | 'enumeration'
+    | 'pointwise'
+    | 'length-removed'
+    | 'split'
+    | 'union-none'
+    | 'union-some';
   readonly signature: string;
   readonly entry: string;
   readonly description: string;
@@ -30,6 +38,15 @@ export interface TransformPlan {
   readonly removeLength: { readonly length: string; readonly of: string } | null;
   /** With `removeLength`: the problem without the length parameter, `<entry>_nolen(…)`; `invert` indexes its parameters. */
   readonly reduced: TransformedProblem | null;
+  /**
+   * Union decomposition of the set-valued inverse for a `"NO" | ("YES", t)` output (design §5.2; the
+   * authors switch it on per task, so it is only ever pinned): witnesses compose `none` and `some` on the host.
+   */
+  readonly union: {
+    readonly answerName: string;
+    readonly none: TransformedProblem;
+    readonly some: TransformedProblem;
+  } | null;
   /** SPLIT-SUFFIX (the authors' default for a one-parameter list/str task): x = x_prefix + x_suffix, suffix of length 1, inverted w.r.t. x_suffix; null otherwise. */
   readonly split: TransformedProblem | null;
   /** Index and name of the inverted parameter. */
@@ -63,6 +80,13 @@ export type PlanPin = Partial<Pick<TransformPlan, 'returnName' | 'exhaustive'>> 
   readonly split?: boolean;
   /** With `split`: the statement of the split problem. */
   readonly splitDescription?: string;
+  /** Decompose the set-valued inverse of a `Union[str, tuple[str, T]]` output into its "NO" and ("YES", t) parts (never asked). */
+  readonly union?: boolean;
+  /** With `union`: the name of t. @defaultValue 'answer' */
+  readonly unionAnswerName?: string;
+  /** With `union`: the statements of the "NO" and the ("YES", t) parts. */
+  readonly unionNoneDescription?: string;
+  readonly unionSomeDescription?: string;
   /** STREAM: the pointwise problem's statement. */
   readonly pointwiseDescription?: string;
   /** ENUM-SINV: the answer enumeration's statement. */
@@ -234,6 +258,14 @@ export const PROMPTS = {
   split: (sig: string, description: string, target: string, param: string) =>
     user(
       `A programming problem asks for the function ${sig}.\n\n${description}\n\nRewrite the problem so that it asks for the function ${target} instead, where ${param} is given in two parts and ${param} = ${param}_prefix + ${param}_suffix. When the whole ${param} is empty, both parts are empty. State clearly which constraints apply to ${param}_suffix.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
+    ),
+  unionNone: (sig: string, description: string, target: string, param: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nIts output is either "NO" or ("YES", answer). Rewrite the problem so that it asks for the function ${target} instead. It must return a list of values of ${param} for which the original function, called with that value and the other parameters unchanged, returns "NO": every such value within a reasonable bound, and the statement must state that bound relative to the inputs.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
+    ),
+  unionSome: (sig: string, description: string, target: string, param: string, answer: string) =>
+    user(
+      `A programming problem asks for the function ${sig}.\n\n${description}\n\nIts output is either "NO" or ("YES", answer). Rewrite the problem so that it asks for the function ${target} instead. It must return a list of every value of ${param} for which the original function, called with that value and the other parameters unchanged, returns ("YES", ${answer}); the list must miss none of them, and it is empty when there are none.\nRules:\n0. Change the original problem as little as possible.\n1. Keep every constraint of the original.\n2. The new problem must stand on its own and never mention the original function.\n3. Leave out all examples.\nReply with the new problem statement inside <answer></answer>.`,
     ),
   code: (target: string, statement: string) =>
     user(
@@ -408,18 +440,73 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
             : `triangulation sampler: the model chose the inverted parameter ${JSON.stringify(invertName)}, which is not one of ${names.join(', ')}; pin \`invert\` in the plan.`,
         );
       }
+      let union: TransformPlan['union'] = null;
+      if (pin.union === true) {
+        const parsedWork = parseSignature(sig) ?? parsed0;
+        const t =
+          /^(?:Union\[\s*str\s*,\s*tuple\[\s*str\s*,\s*(.+)\]\s*\]|str\s*\|\s*tuple\[\s*str\s*,\s*(.+)\])$/.exec(
+            parsedWork.returns,
+          );
+        if (kind === 'fwd-inv' || !t) {
+          throw new CrosscheckError(
+            'INVALID_INPUT',
+            kind === 'fwd-inv'
+              ? "triangulation sampler: the plan pins `union: true`, which decomposes a set-valued inverse; use 'fwd-sinv' or 'enum-sinv', or pin `union: false`."
+              : `triangulation sampler: the plan pins \`union: true\` but ${full} does not return Union[str, tuple[str, T]] ("NO" or ("YES", t)); pin \`union: false\`.`,
+          );
+        }
+        const answerType = (t[1] ?? t[2] ?? 'object').trim();
+        const answerName = pin.unionAnswerName ?? 'answer';
+        const k = parsedWork.params[invert] as Param;
+        const others = parsedWork.params.filter((_, i) => i !== invert).map((p) => `${p.name}: ${p.type}`);
+        const base = `${entry}_sinv_${k.name}`;
+        const noneSig = `def ${base}_no(${others.join(', ')}) -> list[${k.type}]`;
+        const someSig = `def ${base}_yes(${[`${answerName}: ${answerType}`, ...others].join(', ')}) -> list[${k.type}]`;
+        const noneText =
+          pin.unionNoneDescription ??
+          (await decide(PROMPTS.unionNone(full, description, noneSig, invertName), 'union "NO" statement'));
+        const someText =
+          pin.unionSomeDescription ??
+          (await decide(
+            PROMPTS.unionSome(full, description, someSig, invertName, answerName),
+            'union "YES" statement',
+          ));
+        const problem = (signature: string, role: 'union-none' | 'union-some', text: string) => ({
+          role,
+          signature,
+          entry: signature.slice(4, signature.indexOf('(')),
+          description: text,
+          language: 'python' as const,
+        });
+        union = {
+          answerName,
+          none: problem(noneSig, 'union-none', noneText),
+          some: problem(someSig, 'union-some', someText),
+        };
+      }
       const exhaustive =
-        kind === 'fwd-inv'
+        kind === 'fwd-inv' || union
           ? null
           : (pin.exhaustive ??
             /^yes/i.test(await decide(PROMPTS.tractable(full, description, invertName), 'tractable fibers')));
       const target = transformedSignature(entry, sig, kind, invert, returnName, exhaustive);
       const statement =
         pin.description ??
-        (await decide(
-          PROMPTS.statement(full, description, target.signature, kind, invertName, returnName, exhaustive),
-          'statement',
-        ));
+        // Under the union decomposition no program solves the whole set-valued inverse: its parts do.
+        (union
+          ? `The union of ${union.none.entry} (for "NO") and ${union.some.entry} (for ("YES", ${union.answerName})), composed on the host.`
+          : await decide(
+              PROMPTS.statement(
+                full,
+                description,
+                target.signature,
+                kind,
+                invertName,
+                returnName,
+                exhaustive,
+              ),
+              'statement',
+            ));
       let enumeration: TransformedProblem | null = null;
       if (kind === 'enum-sinv') {
         // Enumerators solve the original problem: triangulate views them through the same adapters as the forward.
@@ -442,6 +529,7 @@ export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = 
         removeLength,
         reduced,
         split,
+        union,
         invert,
         invertName,
         returnName,

@@ -394,7 +394,15 @@ export const triangulate = async <A extends Args>(
       ...(invert !== undefined ? { invert } : {}),
       ...(options.pin ?? {}),
     });
-    witnesses = await options.sampler.programs(plan, options.witnessSamples ?? 30);
+    if (plan.union) {
+      // Union decomposition: the i-th "NO" program and the i-th ("YES", t) program make one witness.
+      const n = options.witnessSamples ?? 30;
+      const none = await options.sampler.programs(plan, n, plan.union.none);
+      const some = await options.sampler.programs(plan, n, plan.union.some);
+      witnesses = none
+        .slice(0, Math.min(none.length, some.length))
+        .map((c, i) => unionCompose(c, some[i] as Candidate));
+    } else witnesses = await options.sampler.programs(plan, options.witnessSamples ?? 30);
     if (plan.enumeration && (options.enumerators ?? []).length === 0) {
       sampledEnumerators = await options.sampler.programs(
         plan,

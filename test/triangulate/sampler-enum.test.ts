@@ -89,6 +89,7 @@ const PLAN = {
   removeLength: null,
   reduced: null,
   split: null,
+  union: null,
   invert: 0,
   invertName: 'i',
   returnName: 'smaller_number',

@@ -73,6 +73,7 @@ const PLAN = {
   removeLength: null,
   reduced: null,
   split: null,
+  union: null,
   invert: 0,
   invertName: 'element',
   returnName: 'doubled_element',

@@ -126,6 +126,7 @@ describe('witness sampler through the scripted loopback server', () => {
       removeLength: null,
       reduced: null,
       split: null,
+      union: null,
       invert: 0,
       invertName: 'a',
       returnName: 'sum_of_two_numbers',

@@ -39,9 +39,11 @@ export {
 export { PythonRandom } from './python-random.ts';
 export { type TriangulationData, type TriangulationRecordExtra, triangulationRecord } from './record.ts';
 export {
+  enumerationSignature,
   type PlanPin,
   PROMPTS,
   parseSignature,
+  type SamplerTransformation,
   type TransformedProblem,
   type TransformPlan,
   type TriangulationSamplerOptions,

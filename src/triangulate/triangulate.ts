@@ -97,11 +97,11 @@ export interface TriangulateOptions<A extends Args = Args> {
   transformation: TransformationSpec;
   /** Programs for τ(d): inverses, set-valued inverses, postconditions, pointwise inverses. */
   witnesses?: readonly WitnessProgram[];
-  /** Instead of `witnesses`: plan τ(d) and sample its programs through a model (FWD-INV, FWD-SINV). */
+  /** Instead of `witnesses`: plan τ(d) and sample its programs through a model (FWD-INV, FWD-SINV, ENUM-SINV: also the enumerators). */
   sampler?: WitnessSampler;
   /** Plan fields to fix instead of asking the model (a stored plan replays with no decision prompt). */
   pin?: PlanPin;
-  /** Witness programs to sample. @defaultValue 30 */
+  /** Witness programs to sample (and, for ENUM-SINV, enumerators). @defaultValue 30 */
   witnessSamples?: number;
   /** ENUM-SINV: programs for the answer enumeration d^<. */
   enumerators?: readonly Candidate[];
@@ -380,19 +380,47 @@ export const triangulate = async <A extends Args>(
   const seed = options.seed ?? 42;
   let witnesses = options.witnesses ?? [];
   let plan: TransformPlan | null = null;
+  let sampledEnumerators: Candidate[] = [];
   if (options.sampler && witnesses.length === 0) {
     const t = transformation;
-    if (isHyperproperty(t) || (t.kind !== 'fwd-inv' && t.kind !== 'fwd-sinv')) {
-      fail('a `sampler` plans FWD-INV and FWD-SINV only; pass witnesses for other transformations.');
+    if (isHyperproperty(t) || (t.kind !== 'fwd-inv' && t.kind !== 'fwd-sinv' && t.kind !== 'enum-sinv')) {
+      fail(
+        `a \`sampler\` plans 'fwd-inv', 'fwd-sinv' and 'enum-sinv' only, got ${describeTransformation(t, parameterNames(task.signature))}; pass \`witnesses\` for other transformations.`,
+      );
     }
-    const kind = (t as { kind: 'fwd-inv' | 'fwd-sinv' }).kind;
+    const kind = (t as { kind: 'fwd-inv' | 'fwd-sinv' | 'enum-sinv' }).kind;
     const invert = (t as { invert?: number | string }).invert;
     plan = await options.sampler.plan(task, kind, {
       ...(invert !== undefined ? { invert } : {}),
       ...(options.pin ?? {}),
     });
-    witnesses = await options.sampler.programs(plan, options.witnessSamples ?? 30);
-    transformation = { ...(t as Transformation), kind, invert: plan.invert } as Transformation;
+    if (plan.union) {
+      // Union decomposition: the i-th "NO" program and the i-th ("YES", t) program make one witness.
+      const n = options.witnessSamples ?? 30;
+      const none = await options.sampler.programs(plan, n, plan.union.none);
+      const some = await options.sampler.programs(plan, n, plan.union.some);
+      witnesses = none
+        .slice(0, Math.min(none.length, some.length))
+        .map((c, i) => unionCompose(c, some[i] as Candidate));
+    } else witnesses = await options.sampler.programs(plan, options.witnessSamples ?? 30);
+    if (plan.enumeration && (options.enumerators ?? []).length === 0) {
+      sampledEnumerators = await options.sampler.programs(
+        plan,
+        options.witnessSamples ?? 30,
+        plan.enumeration,
+      );
+      if (sampledEnumerators.length === 0)
+        fail(`the sampler returned no enumerator program for ${plan.enumeration.signature}.`);
+    }
+    const inner = { ...(t as Transformation), kind, invert: plan.invert } as Transformation;
+    // The plan decided STREAM: the witnesses solve the pointwise problem's inverse.
+    transformation = plan.stream
+      ? { kind: 'stream', inner }
+      : plan.removeLength
+        ? { kind: 'remove-length', ...plan.removeLength, inner }
+        : plan.split
+          ? { kind: 'split-suffix', param: 0, length: 1, inner }
+          : inner;
     if (witnesses.length === 0)
       fail(`the sampler returned no witness program for ${plan.problem.signature}.`);
   }
@@ -575,7 +603,8 @@ export const triangulate = async <A extends Args>(
   const kind = isHyperproperty(t) ? 'custom' : t.kind;
   let R: Args[] = R0 === 'derived' ? [] : [...R0];
   if (kind === 'enum-sinv') {
-    const enumerators = options.enumerators ?? [];
+    const enumerators =
+      options.enumerators && options.enumerators.length > 0 ? options.enumerators : sampledEnumerators;
     if (!Array.isArray(enumerators) || enumerators.length === 0 || !enumerators.every(isCandidate)) {
       fail(
         "'enum-sinv' needs `enumerators`: programs for the answer enumeration d^< (stage 1 checks them against the set-valued inverses).",

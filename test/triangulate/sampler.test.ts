@@ -121,6 +121,12 @@ describe('witness sampler through the scripted loopback server', () => {
     `);
     expect(first.plan).toEqual({
       transformation: 'fwd-inv',
+      stream: false,
+      pointwise: null,
+      removeLength: null,
+      reduced: null,
+      split: null,
+      union: null,
       invert: 0,
       invertName: 'a',
       returnName: 'sum_of_two_numbers',
@@ -132,6 +138,7 @@ describe('witness sampler through the scripted loopback server', () => {
         description: STATEMENT,
         language: 'python',
       },
+      enumeration: null,
     });
     expect(first.stages[0]?.right).toEqual(['scripted:plus_inv_a#0', 'scripted:plus_inv_a#2']);
     expect(first.selected?.label).toBe('P_OK');

@@ -1,9 +1,6 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toBeTriangulatedBy } from '../../matchers/index.ts';
 import { isCrosscheckError } from '../../src/errors/index.ts';
-import { closePythonWorkers } from '../../src/exec/python/index.ts';
-import { createLlm } from '../../src/llm/index.ts';
-import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import {
   enumerationSignature,
@@ -12,9 +9,9 @@ import {
   triangulate,
   triangulationSampler,
 } from '../../src/triangulate/index.ts';
-import { tempCache } from '../llm/helpers.ts';
 import { context } from '../matchers/context.ts';
 import { py } from './helpers.ts';
+import { useScriptedLlm } from './scripted-llm.ts';
 
 // F6 (smaller(i): "strictly smaller than i, by at most 2", inexact) under the ENUM-SINV cascade with
 // the set-valued inverses AND the answer enumerators sampled from a scripted model on 127.0.0.1:
@@ -67,20 +64,7 @@ const rules = [
   },
 ];
 
-let server: ScriptedLlmServer;
-let cache: ReturnType<typeof tempCache>;
-beforeEach(async () => {
-  server = await startScriptedLlmServer({ rules, unmatched: 'error' });
-  cache = tempCache();
-});
-afterEach(async () => {
-  await server.close();
-  cache.cleanup();
-});
-afterAll(() => closePythonWorkers());
-
-const client = (mode: 'read-write' | 'replay-only') =>
-  createLlm({ model: 'scripted', baseURL: server.url, apiKey: 'x', cache: { dir: cache.dir, mode } });
+const llm = useScriptedLlm(rules);
 
 const PLAN = {
   transformation: 'enum-sinv',
@@ -129,9 +113,9 @@ describe('witness sampler, ENUM-SINV (with its FWD-ENUM stage), through the scri
     };
     const first = await triangulate(task, Object.values(forward), {
       ...options,
-      sampler: triangulationSampler(client('read-write')),
+      sampler: triangulationSampler(llm.client('read-write')),
     });
-    const prompts = server.completions().map((r) => r.lastUser);
+    const prompts = llm.server.completions().map((r) => r.lastUser);
     // Return name, tractable fibers, inverse statement, enumeration statement (one parameter: no
     // inversion prompt); then inverse samples 0, 1 and enumerator samples 0, 1 (no code), 2.
     expect(prompts).toHaveLength(9);
@@ -180,19 +164,19 @@ describe('witness sampler, ENUM-SINV (with its FWD-ENUM stage), through the scri
     expect(first.tokens?.prompt).toBeGreaterThan(0);
     expect(first.tokens?.completion).toBeGreaterThan(0);
 
-    await server.close();
-    const before = server.completions().length;
+    await llm.server.close();
+    const before = llm.server.completions().length;
     const replay = await triangulate(task, Object.values(forward), {
       ...options,
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
     });
-    expect(server.completions()).toHaveLength(before);
+    expect(llm.server.completions()).toHaveLength(before);
     expect(replay.plan).toEqual(PLAN);
     expect(replay.stages.map((s) => s.right)).toEqual(first.stages.map((s) => s.right));
     expect(replay.selected?.label).toBe('i-1');
     const r = await toBeTriangulatedBy.call(context(), task, [forward['i-1']!], {
       ...options,
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
     });
     expect(r.pass).toBe(true);
     expect(r.record.tokens?.prompt).toBe(replay.tokens?.prompt);
@@ -204,7 +188,7 @@ describe('witness sampler, ENUM-SINV (with its FWD-ENUM stage), through the scri
   it('a pinned plan asks no decision or statement prompt', async () => {
     const pinned = await triangulate(task, Object.values(forward), {
       transformation: 'enum-sinv',
-      sampler: triangulationSampler(client('read-write')),
+      sampler: triangulationSampler(llm.client('read-write')),
       pin: {
         returnName: 'smaller_number',
         exhaustive: true,
@@ -214,7 +198,7 @@ describe('witness sampler, ENUM-SINV (with its FWD-ENUM stage), through the scri
       witnessSamples: 1,
       inputs: L,
     });
-    expect(server.completions().map((r) => r.lastUser.slice(0, 48))).toEqual([
+    expect(llm.server.completions().map((r) => r.lastUser.slice(0, 48))).toEqual([
       "Write a Python function 'def smaller_sinv_i(smal",
       "Write a Python function 'def smaller_enum(i: int",
     ]);
@@ -224,7 +208,7 @@ describe('witness sampler, ENUM-SINV (with its FWD-ENUM stage), through the scri
 
   it('bad input: a pin naming a missing argument, an unsupported transformation', async () => {
     const plus = defineTask({ name: 'plus', signature: '(a: int, b: int) -> int', description: 'a + b' });
-    const sampler = triangulationSampler(client('read-write'));
+    const sampler = triangulationSampler(llm.client('read-write'));
     const missing = await sampler
       .plan(plus, 'enum-sinv', { invert: 'c', returnName: 'total' })
       .catch((e) => e);
@@ -247,6 +231,6 @@ describe('witness sampler, ENUM-SINV (with its FWD-ENUM stage), through the scri
       "a `sampler` plans 'fwd-inv', 'fwd-sinv' and 'enum-sinv' only, got fwd-sinv(#0) ∘ stream; pass `witnesses`",
     );
     // No request reached the model for any of these.
-    expect(server.completions()).toHaveLength(0);
+    expect(llm.server.completions()).toHaveLength(0);
   });
 });

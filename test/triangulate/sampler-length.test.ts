@@ -1,12 +1,9 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isCrosscheckError } from '../../src/errors/index.ts';
-import { closePythonWorkers } from '../../src/exec/python/index.ts';
-import { createLlm } from '../../src/llm/index.ts';
-import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import { PROMPTS, triangulate, triangulationSampler } from '../../src/triangulate/index.ts';
-import { tempCache } from '../llm/helpers.ts';
 import { py } from './helpers.ts';
+import { useScriptedLlm } from './scripted-llm.ts';
 
 // The length-parameter decision (design §5.2): n is the length of xs, so the plan drops n, the
 // later decisions are about shift_all_nolen(xs, k), and triangulate runs remove-length ∘ FWD-INV.
@@ -46,29 +43,16 @@ const rules = [
   },
 ];
 
-let server: ScriptedLlmServer;
-let cache: ReturnType<typeof tempCache>;
-beforeEach(async () => {
-  server = await startScriptedLlmServer({ rules, unmatched: 'error' });
-  cache = tempCache();
-});
-afterEach(async () => {
-  await server.close();
-  cache.cleanup();
-});
-afterAll(() => closePythonWorkers());
-
-const client = (mode: 'read-write' | 'replay-only') =>
-  createLlm({ model: 'scripted', baseURL: server.url, apiKey: 'x', cache: { dir: cache.dir, mode } });
+const llm = useScriptedLlm(rules);
 
 describe('witness sampler deciding the length parameter, through the scripted loopback server', () => {
   it('records once, then replays with the server closed: prompts, plan, selection', async () => {
     const options = { transformation: 'fwd-inv' as const, witnessSamples: 1, inputs: L };
     const first = await triangulate(task, [forward.BUG!, forward.OK!], {
       ...options,
-      sampler: triangulationSampler(client('read-write')),
+      sampler: triangulationSampler(llm.client('read-write')),
     });
-    const prompts = server.completions().map((r) => r.lastUser);
+    const prompts = llm.server.completions().map((r) => r.lastUser);
     // Length?, reduced statement, return name, inverted parameter, inverse statement, program.
     expect(prompts).toHaveLength(6);
     const full = 'def shift_all(n: int, xs: list[int], k: int) -> list[int]';
@@ -88,10 +72,10 @@ describe('witness sampler deciding the length parameter, through the scripted lo
     expect(first.selected?.label).toBe('OK');
     expect(first.candidates.find((c) => c.label === 'BUG')?.score).toBe(0);
 
-    await server.close();
+    await llm.server.close();
     const replay = await triangulate(task, [forward.BUG!, forward.OK!], {
       ...options,
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
     });
     expect(replay.plan).toEqual(first.plan);
     expect(replay.selected?.label).toBe('OK');
@@ -99,7 +83,7 @@ describe('witness sampler deciding the length parameter, through the scripted lo
   });
 
   it('bad input: a removeLength pin that names no int/list pair', async () => {
-    const sampler = triangulationSampler(client('read-write'));
+    const sampler = triangulationSampler(llm.client('read-write'));
     const e = await sampler
       .plan(task, 'fwd-inv', { removeLength: { length: 'xs', of: 'n' } })
       .catch((x) => x);
@@ -113,6 +97,6 @@ describe('witness sampler deciding the length parameter, through the scripted lo
     expect(none.problem.signature).toBe(
       'def shift_all_inv_k(shifted: list[int], n: int, xs: list[int]) -> int',
     );
-    expect(server.completions()).toHaveLength(0);
+    expect(llm.server.completions()).toHaveLength(0);
   });
 });

@@ -1,12 +1,9 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isCrosscheckError } from '../../src/errors/index.ts';
-import { closePythonWorkers } from '../../src/exec/python/index.ts';
-import { createLlm } from '../../src/llm/index.ts';
-import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import { PROMPTS, triangulate, triangulationSampler } from '../../src/triangulate/index.ts';
-import { tempCache } from '../llm/helpers.ts';
 import { py } from './helpers.ts';
+import { useScriptedLlm } from './scripted-llm.ts';
 
 // SPLIT-SUFFIX, the authors' default for a one-parameter list task: xs = xs_prefix + xs_suffix
 // (suffix of length 1), inverted w.r.t. xs_suffix; triangulate runs split-suffix ∘ FWD-INV.
@@ -36,29 +33,16 @@ const rules = [
   },
 ];
 
-let server: ScriptedLlmServer;
-let cache: ReturnType<typeof tempCache>;
-beforeEach(async () => {
-  server = await startScriptedLlmServer({ rules, unmatched: 'error' });
-  cache = tempCache();
-});
-afterEach(async () => {
-  await server.close();
-  cache.cleanup();
-});
-afterAll(() => closePythonWorkers());
-
-const client = (mode: 'read-write' | 'replay-only') =>
-  createLlm({ model: 'scripted', baseURL: server.url, apiKey: 'x', cache: { dir: cache.dir, mode } });
+const llm = useScriptedLlm(rules);
 
 describe('witness sampler splitting a list parameter, through the scripted loopback server', () => {
   it('records once, then replays with the server closed: prompts, plan, selection', async () => {
     const options = { transformation: 'fwd-inv' as const, witnessSamples: 1, inputs: L };
     const first = await triangulate(task, [forward.BUG!, forward.OK!], {
       ...options,
-      sampler: triangulationSampler(client('read-write')),
+      sampler: triangulationSampler(llm.client('read-write')),
     });
-    const prompts = server.completions().map((r) => r.lastUser);
+    const prompts = llm.server.completions().map((r) => r.lastUser);
     // Not list-to-list: no stream prompt. Split statement, return name, inverse statement, program.
     expect(prompts).toHaveLength(4);
     expect(prompts[0]).toBe(
@@ -83,10 +67,10 @@ describe('witness sampler splitting a list parameter, through the scripted loopb
     expect(first.selected?.label).toBe('OK');
     expect(first.candidates.find((c) => c.label === 'BUG')?.score).toBe(0);
 
-    await server.close();
+    await llm.server.close();
     const replay = await triangulate(task, [forward.BUG!, forward.OK!], {
       ...options,
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
     });
     expect(replay.plan).toEqual(first.plan);
     expect(replay.selected?.label).toBe('OK');
@@ -94,13 +78,13 @@ describe('witness sampler splitting a list parameter, through the scripted loopb
 
   it('bad input: split pinned on a task without one list parameter', async () => {
     const plus = defineTask({ name: 'plus', signature: '(a: int, b: int) -> int', description: 'a + b' });
-    const e = await triangulationSampler(client('read-write'))
+    const e = await triangulationSampler(llm.client('read-write'))
       .plan(plus, 'fwd-inv', { split: true })
       .catch((x) => x);
     expect(isCrosscheckError(e) && e.code).toBe('INVALID_INPUT');
     expect(e.message).toContain(
       'pins `split: true` but def plus(a: int, b: int) -> int does not have one list or str parameter',
     );
-    expect(server.completions()).toHaveLength(0);
+    expect(llm.server.completions()).toHaveLength(0);
   });
 });

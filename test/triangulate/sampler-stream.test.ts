@@ -1,14 +1,11 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toBeTriangulatedBy } from '../../matchers/index.ts';
 import { isCrosscheckError } from '../../src/errors/index.ts';
-import { closePythonWorkers } from '../../src/exec/python/index.ts';
-import { createLlm } from '../../src/llm/index.ts';
-import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import { PROMPTS, triangulate, triangulationSampler } from '../../src/triangulate/index.ts';
-import { tempCache } from '../llm/helpers.ts';
 import { context } from '../matchers/context.ts';
 import { py } from './helpers.ts';
+import { useScriptedLlm } from './scripted-llm.ts';
 
 // STREAM decided by the sampler: a list-to-list task is asked whether it is stream processing; on
 // Yes the plan holds the pointwise problem and the inverse is of that problem. Recorded once, then
@@ -45,20 +42,7 @@ const rules = [
   },
 ];
 
-let server: ScriptedLlmServer;
-let cache: ReturnType<typeof tempCache>;
-beforeEach(async () => {
-  server = await startScriptedLlmServer({ rules, unmatched: 'error' });
-  cache = tempCache();
-});
-afterEach(async () => {
-  await server.close();
-  cache.cleanup();
-});
-afterAll(() => closePythonWorkers());
-
-const client = (mode: 'read-write' | 'replay-only') =>
-  createLlm({ model: 'scripted', baseURL: server.url, apiKey: 'x', cache: { dir: cache.dir, mode } });
+const llm = useScriptedLlm(rules);
 
 const PLAN = {
   transformation: 'fwd-inv',
@@ -93,9 +77,9 @@ describe('witness sampler deciding STREAM, through the scripted loopback server'
     const options = { transformation: 'fwd-inv' as const, witnessSamples: 1, inputs: L };
     const first = await triangulate(task, [forward.HEAD!, forward.OK!], {
       ...options,
-      sampler: triangulationSampler(client('read-write')),
+      sampler: triangulationSampler(llm.client('read-write')),
     });
-    const prompts = server.completions().map((r) => r.lastUser);
+    const prompts = llm.server.completions().map((r) => r.lastUser);
     // Stream?, pointwise statement, return name (of the pointwise problem), inverse statement, program.
     expect(prompts).toHaveLength(5);
     expect(prompts[0]).toBe(
@@ -128,18 +112,18 @@ describe('witness sampler deciding STREAM, through the scripted loopback server'
     expect(first.selected?.label).toBe('OK');
     expect(first.candidates.find((c) => c.label === 'HEAD')?.score).toBe(0);
 
-    await server.close();
-    const before = server.completions().length;
+    await llm.server.close();
+    const before = llm.server.completions().length;
     const replay = await triangulate(task, [forward.HEAD!, forward.OK!], {
       ...options,
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
     });
-    expect(server.completions()).toHaveLength(before);
+    expect(llm.server.completions()).toHaveLength(before);
     expect(replay.plan).toEqual(PLAN);
     expect(replay.selected?.label).toBe('OK');
     const r = await toBeTriangulatedBy.call(context(), task, [forward.OK!], {
       ...options,
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
     });
     expect(r.pass).toBe(true);
     expect(r.record.tokens?.prompt).toBe(replay.tokens?.prompt);
@@ -147,20 +131,20 @@ describe('witness sampler deciding STREAM, through the scripted loopback server'
   });
 
   it('pinning stream: false (and split: false) asks no prompt and inverts the list itself', async () => {
-    const plan = await triangulationSampler(client('read-write')).plan(task, 'fwd-inv', {
+    const plan = await triangulationSampler(llm.client('read-write')).plan(task, 'fwd-inv', {
       stream: false,
       split: false,
       returnName: 'doubled',
       description: 'Given doubled, return xs.',
     });
-    expect(server.completions()).toHaveLength(0);
+    expect(llm.server.completions()).toHaveLength(0);
     expect(plan.stream).toBe(false);
     expect(plan.pointwise).toBeNull();
     expect(plan.problem.signature).toBe('def double_all_inv_xs(doubled: list[int]) -> list[int]');
   });
 
   it('bad input: stream pinned on a signature that is not list-to-list; stream with enum-sinv', async () => {
-    const sampler = triangulationSampler(client('read-write'));
+    const sampler = triangulationSampler(llm.client('read-write'));
     const plus = defineTask({ name: 'plus', signature: '(a: int, b: int) -> int', description: 'a + b' });
     const e1 = await sampler.plan(plus, 'fwd-inv', { stream: true }).catch((e) => e);
     expect(isCrosscheckError(e1) && e1.code).toBe('INVALID_INPUT');
@@ -170,6 +154,6 @@ describe('witness sampler deciding STREAM, through the scripted loopback server'
     const e2 = await sampler.plan(task, 'enum-sinv', { stream: true }).catch((e) => e);
     expect(isCrosscheckError(e2) && e2.code).toBe('INVALID_OPTION');
     expect(e2.message).toContain('pin `stream: false`');
-    expect(server.completions()).toHaveLength(0);
+    expect(llm.server.completions()).toHaveLength(0);
   });
 });

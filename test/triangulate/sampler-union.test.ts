@@ -1,12 +1,9 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isCrosscheckError } from '../../src/errors/index.ts';
-import { closePythonWorkers } from '../../src/exec/python/index.ts';
-import { createLlm } from '../../src/llm/index.ts';
-import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import { triangulate, triangulationSampler } from '../../src/triangulate/index.ts';
-import { tempCache } from '../llm/helpers.ts';
 import { py } from './helpers.ts';
+import { useScriptedLlm } from './scripted-llm.ts';
 
 // The union decomposition (design §5.2, F8's task): pinned per task, as the authors do. The plan
 // holds the "NO" and ("YES", t) problems; their programs are composed on the host into witnesses.
@@ -43,20 +40,7 @@ const rules = [
   },
 ];
 
-let server: ScriptedLlmServer;
-let cache: ReturnType<typeof tempCache>;
-beforeEach(async () => {
-  server = await startScriptedLlmServer({ rules, unmatched: 'error' });
-  cache = tempCache();
-});
-afterEach(async () => {
-  await server.close();
-  cache.cleanup();
-});
-afterAll(() => closePythonWorkers());
-
-const client = (mode: 'read-write' | 'replay-only') =>
-  createLlm({ model: 'scripted', baseURL: server.url, apiKey: 'x', cache: { dir: cache.dir, mode } });
+const llm = useScriptedLlm(rules);
 
 describe('witness sampler with the union decomposition pinned, through the scripted loopback server', () => {
   it('records once, then replays with the server closed: prompts, plan, composed witnesses, selection', async () => {
@@ -68,9 +52,9 @@ describe('witness sampler with the union decomposition pinned, through the scrip
     };
     const first = await triangulate(task, [forward.P_BAD!, forward.P_POS!], {
       ...options,
-      sampler: triangulationSampler(client('read-write')),
+      sampler: triangulationSampler(llm.client('read-write')),
     });
-    const prompts = server.completions().map((r) => r.lastUser);
+    const prompts = llm.server.completions().map((r) => r.lastUser);
     // Return name, the "NO" statement, the ("YES", t) statement, one program of each part: no
     // tractable-fibers or whole-inverse statement prompt.
     expect(prompts).toHaveLength(5);
@@ -93,17 +77,17 @@ describe('witness sampler with the union decomposition pinned, through the scrip
     expect(first.selected?.label).toBe('P_POS');
     expect(first.candidates.find((c) => c.label === 'P_BAD')?.score).toBe(0);
 
-    await server.close();
+    await llm.server.close();
     const replay = await triangulate(task, [forward.P_BAD!, forward.P_POS!], {
       ...options,
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
     });
     expect(replay.plan).toEqual(first.plan);
     expect(replay.selected?.label).toBe('P_POS');
   });
 
   it('bad input: union pinned for FWD-INV or for a return type that is not "NO" | ("YES", t)', async () => {
-    const sampler = triangulationSampler(client('read-write'));
+    const sampler = triangulationSampler(llm.client('read-write'));
     const inv = await sampler.plan(task, 'fwd-inv', { union: true, returnName: 'v' }).catch((e) => e);
     expect(isCrosscheckError(inv) && inv.code).toBe('INVALID_INPUT');
     expect(inv.message).toContain("decomposes a set-valued inverse; use 'fwd-sinv' or 'enum-sinv'");
@@ -114,6 +98,6 @@ describe('witness sampler with the union decomposition pinned, through the scrip
     expect(isCrosscheckError(ret) && ret.message).toContain(
       'does not return Union[str, tuple[str, T]] ("NO" or ("YES", t)); pin `union: false`.',
     );
-    expect(server.completions()).toHaveLength(0);
+    expect(llm.server.completions()).toHaveLength(0);
   });
 });

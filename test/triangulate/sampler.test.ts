@@ -1,9 +1,6 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toBeTriangulatedBy } from '../../matchers/index.ts';
 import { isCrosscheckError } from '../../src/errors/index.ts';
-import { closePythonWorkers } from '../../src/exec/python/index.ts';
-import { createLlm } from '../../src/llm/index.ts';
-import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import {
   PROMPTS,
@@ -11,9 +8,9 @@ import {
   triangulate,
   triangulationSampler,
 } from '../../src/triangulate/index.ts';
-import { tempCache } from '../llm/helpers.ts';
 import { context } from '../matchers/context.ts';
 import { py } from './helpers.ts';
+import { useScriptedLlm } from './scripted-llm.ts';
 
 // F1 under FWD-INV with witnesses from a scripted model on 127.0.0.1: recorded once in
 // read-write mode, then replayed in replay-only mode with the server closed.
@@ -60,20 +57,7 @@ const rules = [
   },
 ];
 
-let server: ScriptedLlmServer;
-let cache: ReturnType<typeof tempCache>;
-beforeEach(async () => {
-  server = await startScriptedLlmServer({ rules, unmatched: 'error' });
-  cache = tempCache();
-});
-afterEach(async () => {
-  await server.close();
-  cache.cleanup();
-});
-afterAll(() => closePythonWorkers());
-
-const client = (mode: 'read-write' | 'replay-only') =>
-  createLlm({ model: 'scripted', baseURL: server.url, apiKey: 'x', cache: { dir: cache.dir, mode } });
+const llm = useScriptedLlm(rules);
 
 describe('witness sampler through the scripted loopback server', () => {
   it('derives the inverse signature mechanically', () => {
@@ -89,11 +73,11 @@ describe('witness sampler through the scripted loopback server', () => {
   it('records once, then replays with the server closed: prompts, plan, witnesses, selection and tokens', async () => {
     const first = await triangulate(task, [forward.P_BUG!, forward.P_OK!], {
       transformation: 'fwd-inv',
-      sampler: triangulationSampler(client('read-write')),
+      sampler: triangulationSampler(llm.client('read-write')),
       witnessSamples: 2,
       inputs: L,
     });
-    const prompts = server.completions().map((r) => r.lastUser);
+    const prompts = llm.server.completions().map((r) => r.lastUser);
     // Prompt snapshots: return name, inverted parameter, statement, then program samples 0, 1 (no code), 2.
     expect(prompts).toHaveLength(6);
     expect(prompts[0]).toBe(
@@ -145,22 +129,22 @@ describe('witness sampler through the scripted loopback server', () => {
     expect(first.tokens?.prompt).toBeGreaterThan(0);
     expect(first.tokens?.completion).toBeGreaterThan(0);
 
-    await server.close();
-    const before = server.completions().length;
+    await llm.server.close();
+    const before = llm.server.completions().length;
     const replay = await triangulate(task, [forward.P_BUG!, forward.P_OK!], {
       transformation: 'fwd-inv',
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
       witnessSamples: 2,
       inputs: L,
     });
-    expect(server.completions()).toHaveLength(before);
+    expect(llm.server.completions()).toHaveLength(before);
     expect(replay.plan).toEqual(first.plan);
     expect(replay.stages[0]?.right).toEqual(first.stages[0]?.right);
     expect(replay.selected?.label).toBe('P_OK');
     // Tokens reach the matcher's record, replayed or not.
     const r = await toBeTriangulatedBy.call(context(), task, [forward.P_OK!], {
       transformation: 'fwd-inv',
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
       witnessSamples: 2,
       inputs: L,
     });
@@ -172,16 +156,18 @@ describe('witness sampler through the scripted loopback server', () => {
   it('a pinned plan asks no decision prompt; a replay miss names the prompt', async () => {
     const pinned = await triangulate(task, [forward.P_OK!], {
       transformation: 'fwd-inv',
-      sampler: triangulationSampler(client('read-write')),
+      sampler: triangulationSampler(llm.client('read-write')),
       pin: { invert: 'a', returnName: 'sum_of_two_numbers', description: STATEMENT },
       witnessSamples: 1,
       inputs: L,
     });
-    expect(server.completions().map((r) => r.lastUser.slice(0, 25))).toEqual(["Write a Python function '"]);
+    expect(llm.server.completions().map((r) => r.lastUser.slice(0, 25))).toEqual([
+      "Write a Python function '",
+    ]);
     expect(pinned.selected?.label).toBe('P_OK');
     const miss = await triangulate(task, [forward.P_OK!], {
       transformation: 'fwd-inv',
-      sampler: triangulationSampler(client('replay-only')),
+      sampler: triangulationSampler(llm.client('replay-only')),
       pin: { invert: 'a', returnName: 'total' },
       witnessSamples: 1,
       inputs: L,

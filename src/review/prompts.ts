@@ -75,12 +75,13 @@ const scenarioText = (s: Scenario): string =>
     `Behavior: ${s.behavior}`,
   ].join('\n');
 
-/** Inputs for one scenario. */
-export const inputsPrompt = (
+// Writing and repairing a scenario's inputs share the tester's role and the context it reads;
+// only the request after the scenario differs.
+const testerMessages = (
   spec: SpecView,
   properties: string,
   scenario: Scenario,
-  count: number,
+  request: readonly string[],
 ): ReviewMessage[] => [
   {
     role: 'system',
@@ -95,11 +96,22 @@ export const inputsPrompt = (
       '',
       scenarioText(scenario),
       '',
-      `Write ${count} different inputs in this scenario. Each input is the tuple of positional arguments of \`${spec.entry}\` ${tupleHow(spec)}.`,
-      `One input per line in a single \`\`\`${fence(spec)} block, nothing else in the block.`,
+      ...request,
     ].join('\n'),
   },
 ];
+
+/** Inputs for one scenario. */
+export const inputsPrompt = (
+  spec: SpecView,
+  properties: string,
+  scenario: Scenario,
+  count: number,
+): ReviewMessage[] =>
+  testerMessages(spec, properties, scenario, [
+    `Write ${count} different inputs in this scenario. Each input is the tuple of positional arguments of \`${spec.entry}\` ${tupleHow(spec)}.`,
+    `One input per line in a single \`\`\`${fence(spec)} block, nothing else in the block.`,
+  ]);
 
 /** One input that failed, and how. */
 export interface FailedInput {
@@ -115,29 +127,15 @@ export const repairPrompt = (
   properties: string,
   scenario: Scenario,
   failed: readonly FailedInput[],
-): ReviewMessage[] => [
-  {
-    role: 'system',
-    content: 'You are a careful software tester who writes test inputs that meet their preconditions.',
-  },
-  {
-    role: 'user',
-    content: [
-      header(spec),
-      '',
-      `Properties of the parameters:\n${properties.trim() || '(none given)'}`,
-      '',
-      scenarioText(scenario),
-      '',
-      `These inputs for scenario ${scenario.id} made the program fail. Assume the program is correct: the inputs are at fault (wrong number or types of arguments, a syntax error, or a violated precondition).`,
-      '',
-      ...failed.map((f, i) => `${i + 1}. ${f.text}\n   failed: ${f.problem}`),
-      '',
-      `Fix each so it stays in the scenario and meets its preconditions. Write each as the tuple of positional arguments of \`${spec.entry}\` ${tupleHow(spec)}.`,
-      `Same order, one input per line in a single \`\`\`${fence(spec)} block, nothing else in the block.`,
-    ].join('\n'),
-  },
-];
+): ReviewMessage[] =>
+  testerMessages(spec, properties, scenario, [
+    `These inputs for scenario ${scenario.id} made the program fail. Assume the program is correct: the inputs are at fault (wrong number or types of arguments, a syntax error, or a violated precondition).`,
+    '',
+    ...failed.map((f, i) => `${i + 1}. ${f.text}\n   failed: ${f.problem}`),
+    '',
+    `Fix each so it stays in the scenario and meets its preconditions. Write each as the tuple of positional arguments of \`${spec.entry}\` ${tupleHow(spec)}.`,
+    `Same order, one input per line in a single \`\`\`${fence(spec)} block, nothing else in the block.`,
+  ]);
 
 /** Longest observed output shown to the judge; longer ones are cut in the middle. */
 export const JUDGE_OUTPUT_CHARS = 2000;

@@ -900,6 +900,12 @@ class _OwnTime:
     def own(self, now):
         return (now - self.wall0) - (self._delay() - self.delay0) - (self.zygote.blocked - self.blocked0)
 
+    def over(self, now, limit):
+        """Past `limit` seconds of own time, or of plain wall time far past it. The run delay
+        is read only once wall time alone has passed the limit."""
+        wall = now - self.wall0
+        return wall > limit and (self.own(now) > limit or wall > _hard_wall_limit(limit))
+
 
 def _hard_wall_limit(own_limit):
     """Plain wall time after which a call ends whatever the clocks say: only a defence should
@@ -1158,7 +1164,6 @@ class Zygote:
         call_cpu = cpu0
         clock_own = _OwnTime(self, pid)
         clock_own.start(time.monotonic())
-        hard_limit = _hard_wall_limit(wall_limit)
         nxt = window[0] if window else 0
         progress = self.progress
         while True:
@@ -1196,9 +1201,7 @@ class Zygote:
             if idx != call_idx:
                 call_idx, call_cpu = idx, cpu
                 clock_own.start(now)
-            elif (cpu - call_cpu > timeout_ns or
-                  (clock_own.wall(now) > wall_limit and
-                   (clock_own.own(now) > wall_limit or clock_own.wall(now) > hard_limit))):
+            elif cpu - call_cpu > timeout_ns or clock_own.over(now, wall_limit):
                 raise Ended("timeout", "%d ms of CPU time, %d ms of its own time, %d ms of wall time"
                             % ((cpu - call_cpu) // 1_000_000, clock_own.own(now) * 1000,
                                clock_own.wall(now) * 1000))
@@ -1221,9 +1224,7 @@ class Zygote:
             except OSError:
                 raise Ended("exit")
             now = time.monotonic()
-            if cpu - call_cpu > timeout_ns or (
-                    clock_own.wall(now) > wall_limit and
-                    (clock_own.own(now) > wall_limit or clock_own.wall(now) > _hard_wall_limit(wall_limit))):
+            if cpu - call_cpu > timeout_ns or clock_own.over(now, wall_limit):
                 raise Ended("timeout", "it stopped answering")
             self.beat(now)
             time.sleep(0.002)

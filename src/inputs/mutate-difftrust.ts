@@ -1,5 +1,5 @@
 import { comparator, encode, PyDict, pyFloat } from '../values/index.ts';
-import { countNodes, nodeAt, replaceAt } from './mutation-tree.ts';
+import { countNodes, keyedOnPath, nodeAt, replaceAt } from './mutation-tree.ts';
 import type { Rng } from './rng.ts';
 import { kindOf, numberOf, sameSequence } from './value-kind.ts';
 
@@ -22,13 +22,22 @@ const dummyKeys = (): unknown[] => [null, false, 0, pyFloat(0), ''];
 const INT_STEPS = [-10, -1, 1, 10];
 
 /** A character from the artifact's ranges: control, printable (most often) or extended. */
+const RANGE_DRAW = [0, 0, 1, 1, 1, 1, 2] as const;
+const RANGE_LOW = [0, 32, 127] as const;
+const RANGE_HIGH = [31, 127, 255] as const;
+const LATIN1 = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
 const randomChar = (rng: Rng): string => {
-  const range = rng.pick([0, 0, 1, 1, 1, 1, 2]);
-  const [lo, hi] = range === 0 ? [0, 31] : range === 1 ? [32, 127] : [127, 255];
-  return String.fromCharCode(rng.int(lo, hi));
+  const range = rng.pick(RANGE_DRAW);
+  return LATIN1[rng.int(RANGE_LOW[range], RANGE_HIGH[range])] as string;
 };
 
-const mutateString = (s: string, rng: Rng): string => {
+/**
+ * The seven string operators on code points. The reference implementation: {@link mutateString}
+ * runs the same operators on UTF-16 slices when the string has no surrogate (then code units are
+ * code points), which skips building an array of one-character strings per mutation; on long
+ * seed strings that array was the largest cost of input generation. @internal
+ */
+export const mutateCodePoints = (s: string, rng: Rng): string => {
   let chars = [...s];
   const n = chars.length;
   switch (rng.int(0, 6)) {
@@ -64,6 +73,53 @@ const mutateString = (s: string, rng: Rng): string => {
       break;
   }
   return chars.join('');
+};
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * {@link mutateCodePoints} with the same draws in the same order and the same result, on
+ * string slices. @internal
+ */
+export const mutateString = (s: string, rng: Rng): string => {
+  if (SURROGATE.test(s)) return mutateCodePoints(s, rng);
+  const n = s.length;
+  switch (rng.int(0, 6)) {
+    case 0: {
+      if (n === 0) return s;
+      const i = rng.int(0, n - 1);
+      return s.slice(0, i) + randomChar(rng) + s.slice(i + 1);
+    }
+    case 1: {
+      if (n === 0) return s;
+      const i = rng.int(0, n - 1);
+      return s.slice(0, i) + s.slice(i + 1);
+    }
+    case 2: {
+      if (n === 0) return randomChar(rng);
+      const i = rng.int(0, n - 1);
+      return s.slice(0, i) + randomChar(rng) + s.slice(i);
+    }
+    case 3: {
+      if (n === 0) return s;
+      const i = rng.int(0, n - 1);
+      const j = rng.int(i, n - 1);
+      return s.slice(0, i) + s.slice(j);
+    }
+    case 4: {
+      if (n === 0) return s;
+      const i = rng.int(0, n - 1);
+      const j = rng.int(i, n - 1);
+      return s.slice(0, j) + s.slice(i, j) + s.slice(j);
+    }
+    case 5: {
+      let tail = '';
+      for (let k = rng.int(0, 10); k > 0; k--) tail += randomChar(rng);
+      return s + tail;
+    }
+    default:
+      return n === 0 ? s : s.slice(0, n - rng.int(0, n - 1));
+  }
 };
 
 /** The four sequence operators: insert a dummy, swap, duplicate, delete. */
@@ -169,9 +225,15 @@ const mutateNode = (v: unknown, rng: Rng): unknown => {
 /** Applies `count` single-node mutations to one argument. */
 export const mutateDifftrust = (value: unknown, count: number, rng: Rng): unknown => {
   let current = value;
+  let size = countNodes(current);
   for (let i = 0; i < count; i++) {
-    const node = nodeAt(current, rng.int(0, countNodes(current) - 1));
-    current = replaceAt(current, node.path, mutateNode(node.value, rng));
+    const node = nodeAt(current, rng.int(0, size - 1));
+    const replacement = mutateNode(node.value, rng);
+    const keyed = keyedOnPath(current, node.path);
+    current = replaceAt(current, node.path, replacement);
+    // The size changes by the replaced subtree's, unless a set or dict above it merged the new
+    // value with an equal sibling: then count again.
+    size = keyed ? countNodes(current) : size - countNodes(node.value) + countNodes(replacement);
   }
   return current;
 };

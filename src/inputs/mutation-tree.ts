@@ -64,6 +64,16 @@ export const nodeAt = (root: unknown, index: number): Node => {
   return { path, value: v };
 };
 
+/** Whether a set, dict or map holds the node at `path` (rebuilding it may merge equal members). */
+export const keyedOnPath = (root: unknown, path: readonly number[]): boolean => {
+  let v = root;
+  for (const i of path) {
+    if (v instanceof Set || v instanceof Map) return true;
+    v = (childrenOf(v) as unknown[])[i];
+  }
+  return false;
+};
+
 /** Builds a container like `like` from a flat child list (dicts: key, value, key, value, ...). */
 export const rebuild = (like: unknown, children: unknown[]): unknown => {
   const kind = kindOf(like);

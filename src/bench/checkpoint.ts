@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CrosscheckError, withIo } from '../errors/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
@@ -27,6 +27,11 @@ export interface PairResult {
   readonly durationMs: number;
   /** The `coherence` record for the reporters; null when failed. */
   readonly record: CrosscheckRecord | null;
+  /**
+   * sha256 of the data the pair was measured on (the task's row and the model's first m
+   * candidates): a resumed pair whose data changed since is measured again, never reused.
+   */
+  readonly data?: string;
 }
 
 type Fingerprint = Record<string, string | number | null>;
@@ -43,15 +48,16 @@ export class Checkpoint {
   }
 
   /**
-   * Opens (or starts) the checkpoint at `path`. Throws a `CrosscheckError` when it was written
-   * with options that change results, naming them, rather than silently mixing two runs.
+   * Opens (or starts) the checkpoint at `path`; `fresh` starts it over. Throws a
+   * `CrosscheckError` when it was written with options that change results (the crosscheck
+   * version among them), naming them, rather than silently mixing two runs.
    */
-  static open(path: string, fingerprint: Fingerprint): Checkpoint {
+  static open(path: string, fingerprint: Fingerprint, fresh = false): Checkpoint {
     const checkpoint = new Checkpoint(path);
-    if (!existsSync(path)) {
+    if (fresh || !existsSync(path)) {
       withIo('create the directory', dirname(path), () => mkdirSync(dirname(path), { recursive: true }));
       withIo('write the checkpoint', path, () =>
-        appendFileSync(path, `${JSON.stringify({ kind: 'header', fingerprint })}\n`),
+        writeFileSync(path, `${JSON.stringify({ kind: 'header', fingerprint })}\n`),
       );
       return checkpoint;
     }
@@ -82,7 +88,7 @@ export class Checkpoint {
         : 'it has no header line';
       throw new CrosscheckError(
         'INVALID_OPTION',
-        `crosscheck bench: the checkpoint ${path} belongs to a run with other options (${detail}). Rerun with that run's options to resume it, delete the file to start over, or pass another --out.`,
+        `crosscheck bench: the checkpoint ${path} belongs to a run with other options (${detail}). Rerun with that run's options to resume it, start over with the option fresh (--fresh) or by deleting the file, or write elsewhere (--out).`,
         { where: 'crosscheck bench --out' },
       );
     }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import {
   type FieldAt,
   optionError,
+  readFlag,
   readMs,
   readNames,
   readOneOf,
@@ -10,6 +11,7 @@ import {
   readSeed,
 } from '../errors/index.ts';
 import type { Estimator } from '../measure/index.ts';
+import { crosscheckVersion } from '../report/index.ts';
 import type { EqualityMode } from '../values/index.ts';
 import { type BenchShard, parseShard } from './shard.ts';
 
@@ -80,6 +82,11 @@ export interface BenchOptions {
    * `crosscheck report merge` joins the k reports into the unsharded run's. @defaultValue all pairs
    */
   readonly shard?: string | BenchShard;
+  /**
+   * Start over: measure every pair again and replace the checkpoint, instead of resuming the
+   * pairs it holds (for timing a run, or after changing crosscheck itself). @defaultValue false
+   */
+  readonly fresh?: boolean;
 }
 
 /** {@link BenchOptions} with defaults applied and every field checked. @public */
@@ -102,6 +109,7 @@ export interface ResolvedBenchOptions {
   readonly jobs: number;
   readonly out: string;
   readonly shard: BenchShard | null;
+  readonly fresh: boolean;
 }
 
 /**
@@ -194,6 +202,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
       options.out ?? (shard ? `crosscheck-bench.shard-${shard.index}-of-${shard.count}.json` : D.out),
     ),
     shard,
+    fresh: readFlag(at('fresh'), options.fresh, false),
   };
 };
 
@@ -203,6 +212,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
  * tasks and keep every finished pair.
  */
 export const fingerprintOf = (o: ResolvedBenchOptions): Record<string, string | number | null> => ({
+  crosscheck: crosscheckVersion(),
   data: o.data,
   m: o.m,
   n: o.n,

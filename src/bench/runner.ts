@@ -16,7 +16,7 @@ import {
   resolveBenchOptions,
 } from './options.ts';
 import { comparePaper, type PaperComparison } from './paper.ts';
-import { benchFigures, benchIdentity, benchSection, datasetDigest, shardPairs } from './shard.ts';
+import { benchFigures, benchIdentity, benchSection, datasetDigest, pairDigest, shardPairs } from './shard.ts';
 import { taskInputs } from './task-inputs.ts';
 
 /** Where a run stands, for progress displays. @public */
@@ -62,6 +62,8 @@ export interface BenchResult {
   readonly callsPerSec: number | null;
   readonly calls: number;
   readonly checkpointPath: string;
+  /** Pairs taken from the checkpoint instead of measured by this process. */
+  readonly pairsResumed: number;
 }
 
 const selectTasks = (all: readonly DatasetTask[], o: ResolvedBenchOptions): DatasetTask[] => {
@@ -132,7 +134,7 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
   const o = resolveBenchOptions(options);
   const models = selectModels(o);
   const tasks = selectTasks(loadTasks(o.data), o);
-  const checkpoint = Checkpoint.open(`${o.out}.checkpoint`, fingerprintOf(o));
+  const checkpoint = Checkpoint.open(`${o.out}.checkpoint`, fingerprintOf(o), o.fresh);
   const candidates = new Map(models.map((m) => [m, loadCandidates(o.data, m)]));
   const signal = hooks.signal;
   const log = hooks.log ?? (() => {});
@@ -147,12 +149,34 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
   );
   const modelsOf = (task: string): string[] => models.filter((m) => mine.has(key(m, task)));
   const ownTasks = tasks.filter((t) => modelsOf(t.taskId).length > 0);
+  // A checkpointed pair counts only if it was measured on the data as it is now.
+  const digests = new Map<string, string>();
+  const digestOf = (model: string, task: DatasetTask): string => {
+    const k = key(model, task.taskId);
+    let d = digests.get(k);
+    if (d === undefined) {
+      d = pairDigest(task, candidates.get(model)?.get(task.taskId)?.codes, o.m);
+      digests.set(k, d);
+    }
+    return d;
+  };
+  const finished = (model: string, task: DatasetTask): PairResult | undefined => {
+    const pair = checkpoint.get(model, task.taskId);
+    return pair !== undefined && pair.data === digestOf(model, task) ? pair : undefined;
+  };
+  const stale = ownTasks.reduce(
+    (s, t) => s + modelsOf(t.taskId).filter((m) => checkpoint.has(m, t.taskId) && !finished(m, t)).length,
+    0,
+  );
+  if (stale > 0)
+    log(
+      `${stale} pairs of ${checkpoint.path} were measured on other data (changed tasks or candidates); measuring them again`,
+    );
 
   const pairsTotal = mine.size;
-  const todo = ownTasks.filter((t) => modelsOf(t.taskId).some((m) => !checkpoint.has(m, t.taskId)));
+  const todo = ownTasks.filter((t) => modelsOf(t.taskId).some((m) => !finished(m, t)));
   const pairsResumed =
-    pairsTotal -
-    todo.reduce((s, t) => s + modelsOf(t.taskId).filter((m) => !checkpoint.has(m, t.taskId)).length, 0);
+    pairsTotal - todo.reduce((s, t) => s + modelsOf(t.taskId).filter((m) => !finished(m, t)).length, 0);
   let pairsDone = pairsResumed;
   let tasksDone = ownTasks.length - todo.length;
   let calls = 0;
@@ -170,8 +194,8 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
     });
   progress(null);
 
-  const record = (pair: PairResult): void => {
-    checkpoint.add(pair);
+  const record = (task: DatasetTask, pair: PairResult): void => {
+    checkpoint.add({ ...pair, data: digestOf(pair.model, task) });
     pairsDone++;
     if (pair.status === 'failed') log(`${pair.model} ${pair.task}: failed: ${pair.reason}`);
   };
@@ -181,12 +205,12 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
     o.jobs,
     () => signal?.aborted === true,
     async (task) => {
-      const missing = modelsOf(task.taskId).filter((m) => !checkpoint.has(m, task.taskId));
+      const missing = modelsOf(task.taskId).filter((m) => !finished(m, task));
       try {
         const prepared = await taskInputs(task, o, signal);
         if (!prepared.ok) {
           for (const m of missing)
-            record({
+            record(task, {
               model: m,
               task: task.taskId,
               status: 'failed',
@@ -210,7 +234,7 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
           });
           running.delete(task.taskId);
           calls += outcome.calls;
-          for (const pair of outcome.pairs) record(pair);
+          for (const pair of outcome.pairs) record(task, pair);
         }
         tasksDone++;
         progress(task.taskId);
@@ -222,10 +246,18 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
     },
   );
 
-  const pairs = tasks.flatMap((t) => modelsOf(t.taskId).flatMap((m) => checkpoint.get(m, t.taskId) ?? []));
+  // The data digest is the checkpoint's bookkeeping, not a result.
+  const pairs = tasks.flatMap((t) =>
+    modelsOf(t.taskId).flatMap((m) => {
+      const pair = finished(m, t);
+      if (pair === undefined) return [];
+      const { data: _digest, ...result } = pair;
+      return [result];
+    }),
+  );
   const { models: figures, rankingAgreement } = benchFigures(models, pairs);
   const records = pairs.flatMap((p) => (p.record ? [p.record as CrosscheckRecord] : []));
-  const { data: _path, ...decisive } = fingerprintOf(o);
+  const { data: _path, crosscheck: _version, ...decisive } = fingerprintOf(o);
   const identity = benchIdentity(
     decisive,
     datasetDigest(tasks, candidates, o.m),
@@ -256,5 +288,6 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
     callsPerSec: calls === 0 ? null : calls / wallSeconds,
     calls,
     checkpointPath: checkpoint.path,
+    pairsResumed,
   };
 };

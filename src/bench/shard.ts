@@ -130,6 +130,17 @@ export interface BenchSection {
 }
 
 /**
+ * The digest of the data one pair is measured on: the task's row and the model's first m
+ * candidates of it. A checkpoint keeps it per pair, so a resumed run never reuses a pair whose
+ * data changed. @internal
+ */
+export const pairDigest = (task: DatasetTask, codes: readonly string[] | undefined, m: number): string =>
+  createHash('sha256')
+    .update(`task\u0000${task.taskId}\u0000${JSON.stringify(task.raw)}\n`)
+    .update(`codes\u0000${JSON.stringify(codes?.slice(0, m) ?? null)}\n`)
+    .digest('hex');
+
+/**
  * The digest of the data a run reads: each selected task's row and, per selected model, the
  * first m candidates of each selected task. Sorted, so reordered files give the same digest.
  * @internal

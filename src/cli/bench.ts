@@ -55,6 +55,8 @@ Options:
   --shard <i/k>         measure only part i of k of the (model, task) pairs, e.g. one machine of
                         a CI matrix; crosscheck report merge joins the k reports into the report
                         of the unsharded run (same options, seed and data on every machine)
+  --fresh               measure every pair again instead of resuming <out>.checkpoint (a rerun
+                        with the same options otherwise reuses the pairs it finished)
   -h, --help            this help
 
 Columns (per model, over its tasks): error and incoh. are mean Ê and Î per task (estimator
@@ -131,6 +133,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
       jobs: { type: 'string' },
       out: { type: 'string', short: 'o' },
       shard: { type: 'string' },
+      fresh: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -161,6 +164,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
     jobs: number('jobs', values.jobs),
     out: values.out,
     shard: values.shard,
+    fresh: values.fresh,
   };
 };
 
@@ -209,6 +213,9 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
     const shard = result.options.shard;
     process.stderr.write(
       `\n${renderBenchTable(result)}report: ${result.options.out} (crosscheck report ${result.options.out} --format html)\n` +
+        (result.pairsResumed > 0
+          ? `${result.pairsResumed} of ${result.pairs.length} pairs were resumed from ${result.checkpointPath}, not measured now; --fresh measures them again.\n`
+          : '') +
         (shard
           ? `shard ${shard.index}/${shard.count}: ${result.pairs.length} pairs; figures above cover this shard only. Join the ${shard.count} shard reports with crosscheck report merge <files> --out <file>.\n`
           : ''),

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `crosscheck` command. */
-import { readFileSync } from 'node:fs';
 import { isCrosscheckError } from '../errors/index.ts';
+import { crosscheckVersion } from '../report/index.ts';
 import { BENCH_USAGE, runBenchCommand } from './bench.ts';
 import { runReviewBenchCommand } from './bench-review.ts';
 import { runLlmCacheCommand } from './llm-cache.ts';
@@ -21,25 +21,6 @@ Commands:
   llm-cache verify <dir>   check a committed LLM cache directory (crosscheck llm-cache --help)
 `;
 
-/**
- * The version of the installed package, read from its package.json: the bin runs from dist/ (one
- * level down) when installed and from src/cli/ (two levels) in this repository.
- */
-const packageVersion = (): string => {
-  for (const up of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'crosscheck' && typeof pkg.version === 'string') return pkg.version;
-    } catch {
-      // Not this level; try the next.
-    }
-  }
-  return 'unknown';
-};
-
 const main = (argv: readonly string[]): number | Promise<number> => {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h') {
@@ -47,7 +28,7 @@ const main = (argv: readonly string[]): number | Promise<number> => {
     return 0;
   }
   if (command === '--version' || command === '-v') {
-    process.stdout.write(`${packageVersion()}\n`);
+    process.stdout.write(`${crosscheckVersion()}\n`);
     return 0;
   }
   if (command === 'report') return reportCommand(rest);

@@ -23,6 +23,7 @@ export {
   type OptionProblem,
   optionError,
   problemOf,
+  readFlag,
   readLabel,
   readMs,
   readNames,

@@ -126,6 +126,13 @@ export const readMs = (
   return value as number;
 };
 
+/** Absent (the fallback) or a boolean. @internal */
+export const readFlag = (at: FieldAt, value: unknown, fallback: boolean): boolean => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') fail(at, 'must be true or false', value, !fallback);
+  return value as boolean;
+};
+
 /** One of a closed set of strings. @internal */
 export const readOneOf = <T extends string>(at: FieldAt, value: unknown, allowed: readonly T[]): T => {
   if (!allowed.includes(value as T)) {

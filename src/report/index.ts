@@ -98,4 +98,5 @@ export {
   type TriangulationFigures,
   type TriangulationRow,
 } from './summary.ts';
+export { crosscheckVersion } from './version.ts';
 export { appendStepSummary, RECORDS_ENV, writeFileAtomic } from './write.ts';

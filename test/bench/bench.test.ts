@@ -175,6 +175,60 @@ describe.skipIf(!requireData())(
       expect(report.summary.suite.references?.falsePositives).toBe(0);
     }, 120_000);
 
+    it('should measure again a checkpointed pair whose candidates changed, and every pair with fresh', async () => {
+      // Arrange: a finished run on a dataset of its own, then one candidate of one pair made wrong.
+      const changed = join(dir, 'data-changed');
+      mkdirSync(changed);
+      buildDataset(changed);
+      const out = join(dir, 'changed.json');
+      const options = { data: changed, models: MODELS, m: 4, n: 300, seed: 7, jobs: 2, out };
+      const before = await runBench(options);
+      const file = join(changed, 'candidates', 'gpt_4o.jsonl');
+      const rows = readFileSync(file, 'utf8')
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const target = rows.find((r) => r.task_id === 'HumanEval/2');
+      const entry = readFileSync(join(changed, 'tasks.jsonl'), 'utf8')
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .find((t) => t.task_id === 'HumanEval/2').entry_point as string;
+      target.codes = [`def ${entry}(*args):\n    return None\n`, ...target.codes.slice(1)];
+      writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+      const logged: string[] = [];
+
+      // Act
+      const after = await runBench(options, { log: (line) => logged.push(line) });
+      const fresh = await runBench({ ...options, fresh: true });
+
+      // Assert: only the changed pair ran again, and its figure is the new data's.
+      const pairOf = (r: typeof before, model: string, task: string) =>
+        r.pairs.find((p) => p.model === model && p.task === task);
+      expect(logged.join('\n')).toMatch(
+        /^1 pairs of .*changed\.json\.checkpoint were measured on other data/,
+      );
+      expect(after.pairsResumed).toBe(MODELS.length * (TASKS + 1) - 1);
+      expect(pairOf(after, 'gpt_4o', 'HumanEval/2')?.error).toBeGreaterThan(
+        pairOf(before, 'gpt_4o', 'HumanEval/2')?.error as number,
+      );
+      expect(pairOf(after, 'ministral_8b', 'HumanEval/2')).toEqual(
+        pairOf(before, 'ministral_8b', 'HumanEval/2'),
+      );
+      expect(fresh.pairsResumed).toBe(0);
+      expect(fresh.calls).toBeGreaterThan(after.calls);
+      expect(fresh.models).toEqual(after.models);
+      expect(pairLines(out)).toHaveLength(MODELS.length * (TASKS + 1));
+    }, 300_000);
+
+    it('should refuse a checkpoint another crosscheck version wrote, saying how to start over', () => {
+      // Arrange: a checkpoint header as a version without the `crosscheck` field wrote it.
+      const out = join(dir, 'old.json');
+      writeFileSync(`${out}.checkpoint`, `${JSON.stringify({ kind: 'header', fingerprint: { m: 4 } })}\n`);
+      // Act / Assert
+      return expect(runBench({ data, models: MODELS, m: 4, n: 300, seed: 7, out })).rejects.toThrow(
+        /belongs to a run with other options \(crosscheck: undefined there, "\d+\.\d+\.\d+" now.*start over with the option fresh/,
+      );
+    });
+
     it('should resume after Ctrl-C and after a kill without recomputing finished pairs, ending with the figures of an uninterrupted run', async () => {
       // Arrange: the uninterrupted run.
       const full = await runCli(args(data, join(dir, 'full.json')));

@@ -114,6 +114,8 @@ describe('bench options and checkpoint', () => {
     const reopened = Checkpoint.open(path, { m: 2 });
     // Assert
     expect([reopened.has('a', 't1'), reopened.has('a', 't2'), reopened.size]).toEqual([true, true, 2]);
-    expect(() => Checkpoint.open(path, { m: 3 })).toThrow(/m: 2 there, 3 now.*delete the file to start over/);
+    expect(() => Checkpoint.open(path, { m: 3 })).toThrow(
+      /m: 2 there, 3 now.*start over with the option fresh/,
+    );
   });
 });

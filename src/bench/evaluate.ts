@@ -13,6 +13,7 @@ import {
 // per task serves every model (and runs the reference once), and the estimators stay measure's.
 import {
   Accumulator,
+  CellCache,
   equivalenceClasses,
   intervalOf,
   meanOf,
@@ -133,8 +134,10 @@ export const evaluateTask = async (
   // The paper's estimators leave timeouts and crashes out (DESIGN.md: the paper mode may exclude).
   const rules = { compare: comparator(equality), compareErrorMessages: false, unknown: 'exclude' as const };
   const seeds = pools.map((p) => subSeed(options.seed, p.model, task.taskId));
+  // Every model reads the same task's outputs and reference: each distinct one is prepared once.
+  const cells = new CellCache(rules);
   const accumulators = pools.map(
-    (p, k) => new Accumulator(p.to - p.from, rules, options.estimator, seeds[k] as number),
+    (p, k) => new Accumulator(p.to - p.from, rules, options.estimator, seeds[k] as number, cells),
   );
   const labels = all.map((c) => c.label);
   let calls = 0;

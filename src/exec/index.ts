@@ -20,6 +20,7 @@ export {
   type InvalidOutcome,
   type Outcome,
   type OutcomeKind,
+  pendingText,
   type TimeoutOutcome,
   toWireOutcome,
   type ValueOutcome,

@@ -108,6 +108,11 @@ class LazyOutcome {
     return this.#text === null ? null : this.#text.length;
   }
 
+  /** The JSON text not parsed yet, or null once parsed. */
+  get text(): string | null {
+    return this.#text;
+  }
+
   get kind(): 'value' | 'error' {
     this.#parse();
     return this.#broken === null ? 'value' : 'error';
@@ -202,6 +207,12 @@ export const valueOutcome = (tagged: Tagged): ValueOutcome =>
 /** Length of a value outcome's JSON text while it is not parsed yet, else null. @internal */
 export const pendingTextLength = (o: Outcome): number | null =>
   o instanceof LazyOutcome ? o.textLength : null;
+
+/**
+ * The JSON text a worker sent for a value outcome, while it is not parsed yet; null otherwise.
+ * Two outcomes with the same pending text are the same outcome. @internal
+ */
+export const pendingText = (o: Outcome): string | null => (o instanceof LazyOutcome ? o.text : null);
 
 /** A value outcome from the JSON text a worker sent, parsed on first read (see {@link LazyOutcome}). @internal */
 export const textOutcome = (text: string): Outcome =>

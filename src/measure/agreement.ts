@@ -1,6 +1,6 @@
 import type { Candidate } from '../candidates/index.ts';
 import type { Outcome } from '../exec/index.ts';
-import { outcomeDigest } from '../exec/index.ts';
+import { outcomeDigest, pendingText } from '../exec/index.ts';
 import type { Task } from '../task/index.ts';
 import type { Comparator, Equality, PreparedValue } from '../values/index.ts';
 import { valueCellKey } from '../values/index.ts';
@@ -106,6 +106,45 @@ export const toCell = (o: Outcome, rules: Pick<CellRules, 'compare' | 'compareEr
       return UNKNOWN;
   }
 };
+
+/**
+ * Cells of outcomes prepared once under one set of rules, for readers that see the same outputs
+ * many times: the benchmark's models share a task's inputs and its reference, and candidates
+ * mostly agree. An outcome is looked up by identity and, while its worker text is not parsed yet,
+ * by that text, so equal outputs of different runs (and the reference's) are prepared once.
+ * It holds what it prepared: scope one to what is in memory anyway (a task's matrix).
+ * @internal
+ */
+export class CellCache {
+  readonly #rules: Pick<CellRules, 'compare' | 'compareErrorMessages'>;
+  readonly #byOutcome = new Map<Outcome, Cell>();
+  readonly #byText = new Map<string, Cell>();
+
+  constructor(rules: Pick<CellRules, 'compare' | 'compareErrorMessages'>) {
+    this.#rules = rules;
+  }
+
+  /** Whether cells of this cache are the cells `rules` would make. */
+  serves(rules: Pick<CellRules, 'compare' | 'compareErrorMessages'>): boolean {
+    return rules.compare === this.#rules.compare && rules.compareErrorMessages === this.#rules.compareErrorMessages;
+  }
+
+  cell(o: Outcome): Cell {
+    let cell = this.#byOutcome.get(o);
+    if (cell !== undefined) return cell;
+    const text = pendingText(o);
+    if (text === null) cell = toCell(o, this.#rules);
+    else {
+      cell = this.#byText.get(text);
+      if (cell === undefined) {
+        cell = toCell(o, this.#rules);
+        this.#byText.set(text, cell);
+      }
+    }
+    this.#byOutcome.set(o, cell);
+    return cell;
+  }
+}
 
 /** Whether a cell takes part in the counts under the policy (excluded unknown cells do not). */
 export const counts = (cell: Cell, policy: UnknownPolicy): boolean =>

@@ -1,6 +1,6 @@
 import { describeOutcome, type Outcome } from '../exec/index.ts';
 import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
-import { type Cell, type CellRules, cellsAgree, counts, pairCounts, relate, toCell } from './agreement.ts';
+import { type Cell, CellCache, type CellRules, cellsAgree, counts, pairCounts, relate } from './agreement.ts';
 import type { Estimator } from './options.ts';
 import { seededRandom } from './rng.ts';
 
@@ -86,12 +86,23 @@ export class Accumulator {
   readonly #random: () => number;
   readonly #unknownPer: number[];
   readonly #ran: Array<{ returned: boolean; loadProblem: string | null; firstProblem: string | null }>;
+  /** The cells of the chunk being added. */
+  #chunkCells: CellCache | null = null;
   #timeouts = 0;
   #crashes = 0;
   #referenceUnknown = 0;
   #unknownInputs = 0;
 
-  constructor(m: number, rules: CellRules, estimator: Estimator, seed: number) {
+  /** Cells shared beyond one chunk (given), or null: then each chunk prepares its own. */
+  readonly #cells: CellCache | null;
+
+  /**
+   * `cells`: a cache that outlives one chunk, shared with other accumulators that read the same
+   * outcomes under the same rules (the benchmark's models on one task's matrix).
+   */
+  constructor(m: number, rules: CellRules, estimator: Estimator, seed: number, cells?: CellCache) {
+    if (cells !== undefined && !cells.serves(rules)) throw new Error('Accumulator: a cell cache of other rules');
+    this.#cells = cells ?? null;
     this.perCandidate = Array.from({ length: m }, () => ({ wrong: 0, known: 0 }));
     this.groups = Array.from({ length: m }, () => []);
     this.#unknownPer = Array.from({ length: m }, () => 0);
@@ -119,20 +130,18 @@ export class Accumulator {
     // Two passes, timed apart for the benchmark's breakdown: outcomes to cells (parsing and
     // canonical keys), then the per-input analysis over the cells.
     const t0 = process.cpuUsage();
-    // Runs share one outcome object per distinct output (see `textOutcomes`), and a cell is a
-    // pure function of its outcome: each distinct output is prepared once per chunk.
-    const prepared = new Map<Outcome, Cell>();
+    // A cell is a pure function of its outcome, and runs share one outcome object per distinct
+    // output (see `textOutcomes`): each distinct output is prepared once per chunk, or once for
+    // all who share the given cache.
+    const prepared = this.#cells ?? new CellCache(rules);
+    this.#chunkCells = prepared;
     const cells: Cell[][] = new Array(m);
     for (let i = 0; i < m; i++) {
       const row = matrix.outcomes[i] as readonly Outcome[];
       const out: Cell[] = new Array(count);
       for (let j = 0; j < count; j++) {
         const o = row[j] as Outcome;
-        let cell = prepared.get(o);
-        if (cell === undefined) {
-          cell = toCell(o, rules);
-          prepared.set(o, cell);
-        }
+        const cell = prepared.cell(o);
         out[j] = cell;
         this.#note(i, o, cell);
       }
@@ -197,7 +206,7 @@ export class Accumulator {
    * tolerance) is no evidence either way.
    */
   #error(column: readonly Cell[], refOutcome: Outcome | undefined, we: number): void {
-    const ref = refOutcome ? toCell(refOutcome, this.#rules) : null;
+    const ref = refOutcome ? (this.#chunkCells as CellCache).cell(refOutcome) : null;
     const exclude = this.#rules.unknown === 'exclude';
     if (ref && ref.status !== 'known') {
       this.#referenceUnknown++;

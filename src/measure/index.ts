@@ -6,6 +6,7 @@
 
 /** Internal: what other folders of the engine use; not part of the public API. @internal */
 export {
+  CellCache,
   type Cell,
   type CellRules,
   defaultEquality,

@@ -126,7 +126,9 @@ export class CellCache {
 
   /** Whether cells of this cache are the cells `rules` would make. */
   serves(rules: Pick<CellRules, 'compare' | 'compareErrorMessages'>): boolean {
-    return rules.compare === this.#rules.compare && rules.compareErrorMessages === this.#rules.compareErrorMessages;
+    return (
+      rules.compare === this.#rules.compare && rules.compareErrorMessages === this.#rules.compareErrorMessages
+    );
   }
 
   cell(o: Outcome): Cell {

@@ -101,7 +101,8 @@ export class Accumulator {
    * outcomes under the same rules (the benchmark's models on one task's matrix).
    */
   constructor(m: number, rules: CellRules, estimator: Estimator, seed: number, cells?: CellCache) {
-    if (cells !== undefined && !cells.serves(rules)) throw new Error('Accumulator: a cell cache of other rules');
+    if (cells !== undefined && !cells.serves(rules))
+      throw new Error('Accumulator: a cell cache of other rules');
     this.#cells = cells ?? null;
     this.perCandidate = Array.from({ length: m }, () => ({ wrong: 0, known: 0 }));
     this.groups = Array.from({ length: m }, () => []);

@@ -6,8 +6,8 @@
 
 /** Internal: what other folders of the engine use; not part of the public API. @internal */
 export {
-  CellCache,
   type Cell,
+  CellCache,
   type CellRules,
   defaultEquality,
   LOAD_FAILURES,

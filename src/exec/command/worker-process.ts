@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -144,8 +144,55 @@ const readStat = (pid: number): ProcStat | null => {
 /** Plain wall time of silence that ends an exchange whatever the run delay says: a defence only. */
 const hardSilenceMs = (silenceMs: number): number => Math.max(60_000, 10 * silenceMs);
 
-/** Every process below `root`, found through the parent links in /proc. */
-const descendants = (root: number): number[] => {
+/**
+ * Every process below `root`: through each thread's `children` file where the kernel keeps one
+ * (a few small reads per process), else through the parent links of every process in /proc.
+ * @internal
+ */
+export const descendants = (root: number): number[] => descendantsByChildren(root) ?? descendantsByScan(root);
+
+/** The children of one process (of all its threads); null where the kernel keeps no `children` files. */
+const childrenOf = (pid: number): number[] | null => {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return []; // gone meanwhile
+  }
+  const out: number[] = [];
+  for (const tid of tids) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'latin1');
+    } catch (error) {
+      // A thread that ended meanwhile is skipped; a thread without the file means no such files.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(`/proc/${pid}/task/${tid}`))
+        return null;
+      continue;
+    }
+    for (const field of text.split(' ')) {
+      const child = Number(field);
+      if (field !== '' && Number.isInteger(child) && child > 0) out.push(child);
+    }
+  }
+  return out;
+};
+
+/** @internal */
+export const descendantsByChildren = (root: number): number[] | null => {
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const children = childrenOf(queue.pop() as number);
+    if (children === null) return null;
+    out.push(...children);
+    queue.push(...children);
+  }
+  return out;
+};
+
+/** @internal */
+export const descendantsByScan = (root: number): number[] => {
   const children = new Map<number, number[]>();
   let entries: string[];
   try {
@@ -449,6 +496,16 @@ export class WorkerProcess {
   #tree: number[] = [];
   #treeScannedAt = Number.NEGATIVE_INFINITY;
 
+  /** The worker and the processes below it, looked up again at most once per TREE_RESCAN_MS. */
+  #freshTree(): number[] {
+    const now = performance.now();
+    if (now - this.#treeScannedAt > TREE_RESCAN_MS) {
+      this.#treeScannedAt = now;
+      this.#tree = [this.pid, ...descendants(this.pid)];
+    }
+    return this.#tree;
+  }
+
   /**
    * CPU time (user + system, in ms) used so far by the worker and every process below it (a
    * wrapper such as bubblewrap may stand between the host and the worker), or null where /proc
@@ -456,14 +513,9 @@ export class WorkerProcess {
    */
   cpuMs(): number | null {
     if (process.platform !== 'linux' || this.pid <= 0) return null;
-    const now = performance.now();
-    if (now - this.#treeScannedAt > TREE_RESCAN_MS) {
-      this.#treeScannedAt = now;
-      this.#tree = descendants(this.pid);
-    }
     let ticks = 0;
     let seen = false;
-    for (const pid of [this.pid, ...this.#tree]) {
+    for (const pid of this.#freshTree()) {
       const stat = readStat(pid);
       if (stat === null) continue;
       seen = true;
@@ -478,10 +530,9 @@ export class WorkerProcess {
    */
   runDelayMs(): number | null {
     if (process.platform !== 'linux' || this.pid <= 0) return null;
-    this.cpuMs(); // keeps the process tree fresh
     let ns = 0;
     let seen = false;
-    for (const pid of [this.pid, ...this.#tree]) {
+    for (const pid of this.#freshTree()) {
       try {
         const delay = Number(readFileSync(`/proc/${pid}/schedstat`, 'latin1').split(' ')[1]);
         if (Number.isFinite(delay)) {

@@ -5,6 +5,7 @@ import { CrosscheckError, describeValue, ioError } from '../errors/index.ts';
 import {
   type CrosscheckReport,
   mergeReports,
+  missingShards,
   parseReport,
   renderJson,
   renderReport,
@@ -132,10 +133,17 @@ export const reportCommand = (args: readonly string[], io: CliIo = defaultIo): n
     }
     const merged = mergeReports(reports, files);
     writeFileAtomic(values.out, renderJson(merged));
+    const missing = missingShards(merged.run.shard);
+    const count = merged.run.shard?.count;
     io.stdout(
-      `crosscheck: merged ${files.length} report${files.length === 1 ? '' : 's'} (${merged.records.length} records) into ${values.out}\n`,
+      `crosscheck: merged ${files.length} report${files.length === 1 ? '' : 's'} (${merged.records.length} records) into ${values.out}` +
+        (missing.length > 0
+          ? `; INCOMPLETE: shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} missing`
+          : '') +
+        '\n',
     );
-    return 0;
+    // As for bench shards: the merged report is written, and a CI job still sees checks missing.
+    return missing.length > 0 ? 1 : 0;
   }
   const where = 'crosscheck report';
   const format = resolveFormat(values.format ?? 'terminal', `${where} --format`);

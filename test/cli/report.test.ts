@@ -101,6 +101,22 @@ describe('crosscheck report merge', () => {
     expect(merged.summary).toEqual(createReport(records, { framework: 'vitest', shard: null }).summary);
   });
 
+  it('should say INCOMPLETE and exit 1 when shards of the run are missing, and still write what it has', () => {
+    // Arrange: shards 1 and 3 of 3.
+    const records = suiteRecords();
+    const a = saved('p1.json', records.slice(0, 4), { count: 3, indexes: [1] });
+    const c = saved('p3.json', records.slice(7), { count: 3, indexes: [3] });
+    const out = join(work, 'partial.json');
+    // Act
+    const result = run(['merge', a, c, '--out', out]);
+    // Assert
+    expect(result).toEqual({
+      code: 1,
+      out: `crosscheck: merged 2 reports (7 records) into ${out}; INCOMPLETE: shard 2/3 missing\n`,
+    });
+    expect(JSON.parse(readFileSync(out, 'utf8')).run.shard).toEqual({ count: 3, indexes: [1, 3] });
+  });
+
   it('should require --out', () => {
     // Act, Assert
     expect(() => run(['merge', saved('x.json')])).toThrow(

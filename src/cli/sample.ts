@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { parseArgs } from 'node:util';
 import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
 import { type CacheMode, type SampleProgress, sampleDataset } from '../llm/index.ts';
@@ -109,6 +110,8 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
     return 0;
   }
   const controller = new AbortController();
+  // Every concurrent request listens to this one signal; more than ten is by design, not a leak.
+  setMaxListeners(0, controller.signal);
   const onSigint = (): void => {
     if (controller.signal.aborted) process.exit(130);
     process.stderr.write(

@@ -55,6 +55,28 @@ const SINGLE_RUN_MAX = 4 * CHUNK;
  */
 const SINGLE_RUN_GROUP = 16;
 
+/**
+ * The distinct programs among a task's candidates: the index in `sources` of each one's first
+ * occurrence, and for every candidate the position of its program among them. Programs are
+ * compared as exact text (same task, so same language and entry point).
+ */
+const distinctPrograms = (
+  sources: readonly string[],
+): { representatives: number[]; representativeOf: number[] } => {
+  const representatives: number[] = [];
+  const representativeOf: number[] = [];
+  const byText = new Map<string, number>();
+  sources.forEach((text, i) => {
+    let r = byText.get(text);
+    if (r === undefined) {
+      r = representatives.push(i) - 1;
+      byText.set(text, r);
+    }
+    representativeOf.push(r);
+  });
+  return { representatives, representativeOf };
+};
+
 /** What one run of a task over several models returns. @internal */
 export interface TaskOutcome {
   readonly pairs: readonly PairResult[];
@@ -104,6 +126,8 @@ export const evaluateTask = async (
   const pairs: PairResult[] = [];
   const pools: Array<{ model: string; from: number; to: number }> = [];
   const all: Candidate[] = [];
+  /** The source of each candidate of `all`. */
+  const sourcesOfAll: string[] = [];
   for (const [model, sources] of codes) {
     const chosen = (sources ?? []).slice(0, options.m);
     if (chosen.length < 2) {
@@ -126,6 +150,7 @@ export const evaluateTask = async (
     });
     pools.push({ model, from: all.length, to: all.length + pool.length });
     all.push(...pool);
+    sourcesOfAll.push(...(chosen as string[]));
   }
   if (pools.length === 0) return { pairs, calls: 0 };
   const n = prepared.inputs.length;
@@ -190,12 +215,15 @@ export const evaluateTask = async (
     // The reference's outcomes come from the input filter, which ran it on exactly these inputs
     // (each one in time, or the input would not be here): its calls count once.
     calls += n;
-    const everyone = all.map((_, i) => i);
-    if (n <= CHUNK || n > SINGLE_RUN_MAX || mode === 'chunks') {
-      outcomes = await runChunks(everyone);
-    } else {
-      outcomes = await runOnce(everyone);
-    }
+    // One run per distinct program: a quarter of HumanEval's samples repeat another sample of the
+    // same task (of the same model or another), and a program's outcomes on these inputs do not
+    // depend on which sample it was. Each gets its representative's row.
+    const { representatives, representativeOf } = distinctPrograms(sourcesOfAll);
+    const distinct =
+      n <= CHUNK || n > SINGLE_RUN_MAX || mode === 'chunks'
+        ? await runChunks(representatives)
+        : await runOnce(representatives);
+    outcomes = representativeOf.map((r) => distinct[r] as Outcome[]);
   } catch (error) {
     if (signal?.aborted) throw error;
     const reason = `run failed: ${isCrosscheckError(error) ? error.message : String(error)}`;

@@ -113,7 +113,8 @@ describe('a task where most candidates meet a limit', () => {
     const dying = Array.from(
       { length: 40 },
       (_, k) =>
-        `import os\ndef f(x):\n    if x == ${N - 1}:\n        os._exit(${1 + (k % 3)})\n    return ${k % 2 ? 'x + x' : '2 * x'}\n`,
+        // Distinct programs (the sample number is in the text), or they would run once each.
+        `import os\ndef f(x):\n    if x == ${N - 1}:\n        os._exit(${1 + (k % 3)})\n    return ${k % 2 ? 'x + x' : '2 * x'}  # ${k}\n`,
     );
     const many = new Map<string, string[]>([['model_c', dying]]);
     const options = resolveBenchOptions({ data, seed: 7, estimator: 'paired', m: 40 });
@@ -125,4 +126,38 @@ describe('a task where most candidates meet a limit', () => {
     expect(once.calls - chunked.calls).toBeLessThanOrEqual(16 * N);
     expect(once.calls - chunked.calls).toBeGreaterThan(0);
   }, 240_000);
+});
+
+describe('identical programs', () => {
+  it("run once per task, each sample getting its program's row, with the figures of running every sample", async () => {
+    // Arrange: the same two programs, repeated across samples and models, and a twin dataset
+    // where every repeat differs by a comment (a distinct text, the same behaviour).
+    const right = 'def f(x):\n    return 2 * x\n';
+    const wrong = 'def f(x):\n    return 2 * x if x % 3 else x\n';
+    const repeated = new Map<string, string[]>([
+      ['model_d', [right, right, wrong, right]],
+      ['model_e', [wrong, right]],
+    ]);
+    const twins = new Map<string, string[]>([
+      ['model_d', [right, `${right}# 2\n`, wrong, `${right}# 4\n`]],
+      ['model_e', [`${wrong}# e\n`, `${right}# e\n`]],
+    ]);
+    const options = resolveBenchOptions({ data, seed: 3, estimator: 'paired', m: 10 });
+    // Act
+    const once = await evaluateTask(task, prepared, repeated, options, undefined);
+    const each = await evaluateTask(task, prepared, twins, options, undefined);
+    // Assert: the reference's calls, then two programs against six.
+    expect(once.calls).toBe(N + 2 * N);
+    expect(each.calls).toBe(N + 6 * N);
+    const numbers = (pairs: typeof once.pairs) =>
+      pairs.map((p) => ({
+        model: p.model,
+        status: p.status,
+        incoherence: p.incoherence,
+        error: p.error,
+        classes: p.record?.classes.map((c) => c.share),
+      }));
+    expect(numbers(once.pairs)).toEqual(numbers(each.pairs));
+    expect(once.pairs.find((p) => p.model === 'model_d')?.incoherence).toBeGreaterThan(0);
+  }, 120_000);
 });

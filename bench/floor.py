@@ -50,12 +50,17 @@ def main():
     real_stdout = sys.stdout
     sys.stdout = sys.stderr = harness._Sink()
     figures = {"referenceCalls": 0, "candidateCalls": 0, "referenceSeconds": 0.0, "candidateSeconds": 0.0,
-               "timeouts": 0, "skipped": 0}
+               "timeouts": 0, "skipped": 0, "repeatCalls": 0, "repeatSeconds": 0.0}
     results = []
     perf = time.perf_counter
     wall0, cpu0 = perf(), cpu()
     for t, plans in tasks:
+        seen = set()
         for k, code in enumerate([t["reference"]] + t["candidates"]):
+            # A program repeated among the task's samples: the benchmark runs it once, this loop
+            # runs it every time; its share is reported apart.
+            repeat = k > 0 and code in seen
+            seen.add(code)
             is_ref = k == 0
             ns = {"__name__": "candidate"}
             try:
@@ -99,6 +104,9 @@ def main():
             else:
                 figures["candidateCalls"] += calls
                 figures["candidateSeconds"] += spent
+                if repeat:
+                    figures["repeatCalls"] += calls
+                    figures["repeatSeconds"] += spent
                 results.append(mine)
     figures["wallSeconds"] = perf() - wall0
     figures["cpuSeconds"] = cpu() - cpu0

@@ -204,20 +204,28 @@ const floor = JSON.parse(String(floorRun.stdout).trim().split('\n').pop() ?? '{}
   wallSeconds: number;
   cpuSeconds: number;
   encodeSeconds: number;
+  repeatCalls: number;
+  repeatSeconds: number;
 };
 
 // 4. Figures.
 const benchTotal = benchCpu.host + benchCpu.workers;
 const callShare = floor.candidateSeconds / Math.max(1e-9, floor.candidateSeconds + floor.referenceSeconds);
-const candidateCalls = floor.cpuSeconds * callShare;
+// The bench runs each distinct program of a task once; the floor calls every sample. The bench's
+// share of the calls is the floor's, less the repeats it did not make.
+const distinctShare = 1 - floor.repeatSeconds / Math.max(1e-9, floor.candidateSeconds);
+const candidateCalls = floor.cpuSeconds * callShare * distinctShare;
+const encodeShare = 1 - floor.repeatCalls / Math.max(1, floor.candidateCalls);
+// The floor over distinct programs only: what a plain loop that also skipped repeats would cost.
+const distinctFloorCpu = floor.cpuSeconds * (1 - callShare * (1 - distinctShare));
 const parts: Array<[string, number]> = [
   ['input generation (host, with the filter’s host side)', inputsCpu.host],
   ['reference filter (its calls in the worker)', inputsCpu.workers],
   ['candidate calls (the floor loop’s share)', candidateCalls],
-  ['encoding results (the harness encoder, timed alone)', floor.encodeSeconds],
+  ['encoding results (the harness encoder, timed alone)', floor.encodeSeconds * encodeShare],
   [
     'transport, worker side (forks, loads, pipes, checks)',
-    benchCpu.workers - inputsCpu.workers - candidateCalls - floor.encodeSeconds,
+    benchCpu.workers - inputsCpu.workers - candidateCalls - floor.encodeSeconds * encodeShare,
   ],
   ['comparison (outcomes to cells: parsing, canonical keys)', phases.cellsMs / 1000],
   ['analysis (pairs, groups, draws, records)', phases.analysisMs / 1000],
@@ -234,6 +242,8 @@ const lines = [
   `bench             ${s(benchWall)}  ${s(benchTotal)}   host ${benchCpu.host.toFixed(2)} s + workers ${benchCpu.workers.toFixed(2)} s; ${result.calls} calls`,
   `floor             ${s(floor.wallSeconds)}  ${s(floor.cpuSeconds)}   ${floor.referenceCalls + floor.candidateCalls} calls (${floor.timeouts} timeouts, ${floor.skipped} skipped)`,
   `bench / floor     ${(benchWall / floor.wallSeconds).toFixed(1).padStart(7)} ×  ${(benchTotal / floor.cpuSeconds).toFixed(1).padStart(7)} ×`,
+  `  the floor calls every sample; ${floor.repeatCalls} of its ${floor.candidateCalls} candidate calls repeat a program of the same task, which the bench runs once.`,
+  `  Over a floor that also skipped them (${distinctFloorCpu.toFixed(2)} s of CPU): ${(benchTotal / distinctFloorCpu).toFixed(1)} × CPU.`,
   '',
   'where the bench’s CPU time went:',
   ...parts.map(([name, x]) => `  ${name.padEnd(58)} ${s(x)}  ${pct(x)}`),
@@ -252,6 +262,7 @@ console.log(
       calls: result.calls,
     },
     floor: { wallSeconds: floor.wallSeconds, cpuSeconds: floor.cpuSeconds },
+    cpuOverDistinctFloor: Number((benchTotal / distinctFloorCpu).toFixed(2)),
     breakdown: Object.fromEntries(parts.map(([name, x]) => [name.split(' (')[0], Number(x.toFixed(3))])),
     loadAverage: loadavg()[0],
   }),

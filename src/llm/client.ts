@@ -525,11 +525,14 @@ class LlmClient implements Llm {
   async #drawRepeat(p: Prepared, indexes: number[], signal?: AbortSignal): Promise<Completion[]> {
     const out: (Completion | Promise<Completion>)[] = [];
     let pending = false;
+    let listing: ReadonlySet<string> | undefined;
     for (const i of indexes) {
       const a = this.#address(p, i);
       let found: CacheEntry | null = null;
       try {
-        found = this.#store.readSync(a);
+        // One listing for a draw of several samples; a single sample is probed.
+        if (listing === undefined && indexes.length > 1) listing = this.#store.listing(a);
+        found = this.#store.readSync(a, listing);
       } catch (error) {
         if (!isTransient(error)) {
           // The draws already started settle unobserved: this error is the answer.

@@ -8,7 +8,15 @@ import { type CacheStore, type EntryAddress, isTransient, storeFor } from './cac
 import { Limiter } from './limiter.ts';
 import { OPENAI_URL, type ResolvedLlmOptions, readSampling, resolveLlmOptions } from './options.ts';
 import { priceOf } from './prices.ts';
-import { canonicalJson, type KeyObject, keyObject, requestBody, requestKey, sortedCopy } from './request.ts';
+import {
+  canonicalJson,
+  type KeyObject,
+  keyObject,
+  requestBody,
+  requestKey,
+  seedFor,
+  sortedCopy,
+} from './request.ts';
 import { decide } from './retry.ts';
 import { sampleWith } from './sample-candidates.ts';
 import { AttemptFailure, attempt, clientFor, type Reply, type ReplyChoice } from './transport.ts';
@@ -379,10 +387,7 @@ class LlmClient implements Llm {
       meta: {
         model: reply.servedModel,
         systemFingerprint: reply.systemFingerprint,
-        seed:
-          typeof requestBody(p.keyObject, sample, undefined).seed === 'number'
-            ? (requestBody(p.keyObject, sample, undefined).seed as number)
-            : null,
+        seed: p.keyObject.seed === undefined ? null : seedFor(p.keyObject.seed, sample),
         requestId: reply.requestId,
         recordedAt: new Date().toISOString(),
         latencyMs,

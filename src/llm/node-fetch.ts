@@ -53,7 +53,8 @@ export const boundedFetch = (maxBytes: number, maxSockets: number): typeof fetch
       const signal = init.signal ?? undefined;
       if (signal?.aborted) return reject(abortError(signal));
       const headers: Record<string, string> = {};
-      new Headers(init.headers).forEach((v, k) => {
+      // The SDK passes a Headers: read it as is rather than copying it into another first.
+      (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((v, k) => {
         headers[k] = v;
       });
       const body = init.body;

@@ -156,8 +156,11 @@ export class CacheStore {
    */
   listing(a: EntryAddress): ReadonlySet<string> {
     if (this.mode === 'off' || this.mode === 'refresh') return new Set();
+    const dir = this.dir(a);
+    // A request not recorded yet (every draw of a recording run): a probe, not a thrown ENOENT.
+    if (!existsSync(dir)) return new Set();
     try {
-      return new Set(readdirSync(this.dir(a)));
+      return new Set(readdirSync(dir));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return new Set();

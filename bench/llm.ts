@@ -6,9 +6,17 @@
  * - cached: a second process-level client in replay-only over the warm cache (read, verify the
  *   request, parse), through `draw` and through `fromModel` (candidates built).
  * Ends with one JSON line {"liveRequestsPerSec", "cachedSamplesPerSec"}.
+ *
+ * Recording is bound by creating one file (inode) per sample. On ext4 without a journal (this
+ * machine's /), the kernel skips every inode freed in the last 1-6 minutes of the block group
+ * (`recently_deleted` in `find_inode_bit`), one page-cache lookup each: a creation costs ~50 µs
+ * of CPU on a quiet file system and up to ~1 ms after thousands of deletions nearby, such as
+ * the previous run's clean-up, once the group's never-used free inodes are taken. The "file
+ * creation" line probes it before and after the live run, so the live figure can be read
+ * against the state of the file system it met.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -53,6 +61,17 @@ try {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
+  // What creating a file costs on this file system now (removed with the cache at the end).
+  const PROBE = 200;
+  const probeDir = join(dir, '.probe');
+  mkdirSync(probeDir);
+  let probed = 0;
+  const probe = (): number => {
+    const p0 = cpu();
+    for (let i = 0; i < PROBE; i++) writeFileSync(join(probeDir, String(probed++)), '{}', { flag: 'wx' });
+    return ((cpu() - p0) * 1000) / PROBE;
+  };
+  const createUs = [probe()];
   const cpuMs: number[] = [];
   let c0 = cpu();
   let t = performance.now();
@@ -60,6 +79,7 @@ try {
   const liveMs = performance.now() - t;
   cpuMs.push(cpu() - c0);
   const liveRequests = live.stats.requests;
+  createUs.push(probe());
   const liveRequestsPerSec = (liveRequests / liveMs) * 1000;
 
   const offMs = await (async () => {
@@ -131,6 +151,9 @@ try {
   ] as const;
   console.error(
     `bench:llm: ${PROMPTS} prompts × ${SAMPLES} samples, maxConcurrency ${CONCURRENCY}, server in its own process; cache in ${base}; load average ${loadAtStart.toFixed(1)} → ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
+  );
+  console.error(
+    `  file creation in the cache's file system: ${createUs.map((u) => u.toFixed(0)).join(' µs before the live run, ')} µs after (CPU each, ${PROBE} files)`,
   );
   console.error(
     `  ${''.padEnd(46)} ${'n'.padStart(6)}    ${'wall'.padStart(6)}     ${'per s'.padStart(7)}   client CPU   per CPU-s  CPU µs/sample`,

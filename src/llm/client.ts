@@ -4,11 +4,19 @@ import type { Task } from '../task/index.ts';
 import { type CacheEntry, ENTRY_SCHEMA, ENTRY_VERSION, entryText } from './cache/entry.ts';
 import { modelDir } from './cache/layout.ts';
 import { findNearest, recordedSamples } from './cache/nearest.ts';
-import { type CacheStore, type EntryAddress, storeFor } from './cache/store.ts';
+import { type CacheStore, type EntryAddress, isTransient, storeFor } from './cache/store.ts';
 import { Limiter } from './limiter.ts';
 import { OPENAI_URL, type ResolvedLlmOptions, readSampling, resolveLlmOptions } from './options.ts';
 import { priceOf } from './prices.ts';
-import { canonicalJson, type KeyObject, keyObject, requestBody, requestKey, sortedCopy } from './request.ts';
+import {
+  canonicalJson,
+  type KeyObject,
+  keyObject,
+  requestBody,
+  requestKey,
+  seedFor,
+  sortedCopy,
+} from './request.ts';
 import { decide } from './retry.ts';
 import { sampleWith } from './sample-candidates.ts';
 import { AttemptFailure, attempt, clientFor, type Reply, type ReplyChoice } from './transport.ts';
@@ -47,6 +55,8 @@ interface Prepared {
   readonly label: string | undefined;
   /** Its cache directory, computed once for all its samples. */
   dir?: string;
+  /** Its `request.json` text, computed once for all its samples. */
+  requestText?: string;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -184,8 +194,10 @@ class LlmClient implements Llm {
       canonical: p.canonical,
       keyObject: p.keyObject,
     });
+    p.requestText ??= `${JSON.stringify(p.keyObject, null, 2)}\n`;
     return {
       dir: p.dir,
+      requestText: p.requestText,
       provider: this.#o.provider,
       model: this.#o.model,
       key: p.key,
@@ -375,10 +387,7 @@ class LlmClient implements Llm {
       meta: {
         model: reply.servedModel,
         systemFingerprint: reply.systemFingerprint,
-        seed:
-          typeof requestBody(p.keyObject, sample, undefined).seed === 'number'
-            ? (requestBody(p.keyObject, sample, undefined).seed as number)
-            : null,
+        seed: p.keyObject.seed === undefined ? null : seedFor(p.keyObject.seed, sample),
         requestId: reply.requestId,
         recordedAt: new Date().toISOString(),
         latencyMs,
@@ -509,7 +518,40 @@ class LlmClient implements Llm {
     if (this.#o.strategy === 'server-n' && samples > 1 && this.#o.cacheMode !== 'replay-only') {
       return this.#drawServerN(p, indexes, opts.signal);
     }
-    return Promise.all(indexes.map((i) => this.#one(p, i, opts.signal)));
+    return this.#drawRepeat(p, indexes, opts.signal);
+  }
+
+  /**
+   * `repeat`: recorded samples are read here and now, in one synchronous pass (a warm cache is
+   * read at tens of thousands of samples per second, where a promise chain per sample doubled
+   * the cost); the rest, and any sample whose read hit a transient file error, take the
+   * single-flight path of {@link LlmClient.#one}.
+   */
+  async #drawRepeat(p: Prepared, indexes: number[], signal?: AbortSignal): Promise<Completion[]> {
+    const out: (Completion | Promise<Completion>)[] = [];
+    let pending = false;
+    let listing: ReadonlySet<string> | undefined;
+    for (const i of indexes) {
+      const a = this.#address(p, i);
+      let found: CacheEntry | null = null;
+      try {
+        // One listing for a draw of several samples; a single sample is probed.
+        if (listing === undefined && indexes.length > 1) listing = this.#store.listing(a);
+        found = this.#store.readSync(a, listing);
+      } catch (error) {
+        if (!isTransient(error)) {
+          // The draws already started settle unobserved: this error is the answer.
+          for (const o of out) if (o instanceof Promise) o.catch(() => undefined);
+          throw error;
+        }
+      }
+      if (found) out.push(this.#completion(p, i, found, true, this.#store.path(a)));
+      else {
+        out.push(this.#one(p, i, signal));
+        pending = true;
+      }
+    }
+    return pending ? Promise.all(out) : (out as Completion[]);
   }
 
   /**

@@ -4,6 +4,33 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 /** A reply larger than `maxReplyBytes`: a bad reply, never buffered whole. */
 export class ReplyTooLarge extends Error {}
 
+/**
+ * A fully read reply as a `Response` without a body stream: undici's `new Response(buffer)`
+ * wraps the bytes in a ReadableStream that `json()` then drains, 58 µs per reply against 11 µs
+ * here (bench:llm). The SDK reads a non-streaming reply through `text()`/`json()` only, and
+ * crosscheck never asks for a streamed one.
+ */
+class BufferedResponse extends Response {
+  readonly #bytes: Buffer;
+  constructor(bytes: Buffer, init: ResponseInit) {
+    super(null, init);
+    this.#bytes = bytes;
+  }
+  // Fields, not methods: the DOM typings declare these as properties.
+  override text = (): Promise<string> => Promise.resolve(this.#bytes.toString('utf8'));
+  override json = (): Promise<unknown> => {
+    try {
+      return Promise.resolve(JSON.parse(this.#bytes.toString('utf8')));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  override arrayBuffer = (): Promise<ArrayBuffer> => {
+    const b = this.#bytes;
+    return Promise.resolve(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+  };
+}
+
 const abortError = (signal: AbortSignal): Error =>
   signal.reason instanceof Error
     ? signal.reason
@@ -26,7 +53,8 @@ export const boundedFetch = (maxBytes: number, maxSockets: number): typeof fetch
       const signal = init.signal ?? undefined;
       if (signal?.aborted) return reject(abortError(signal));
       const headers: Record<string, string> = {};
-      new Headers(init.headers).forEach((v, k) => {
+      // The SDK passes a Headers: read it as is rather than copying it into another first.
+      (init.headers instanceof Headers ? init.headers : new Headers(init.headers)).forEach((v, k) => {
         headers[k] = v;
       });
       const body = init.body;
@@ -71,15 +99,15 @@ export const boundedFetch = (maxBytes: number, maxSockets: number): typeof fetch
           if (settled) return;
           settled = true;
           signal?.removeEventListener('abort', onAbort);
-          const out = new Headers();
+          const out: [string, string][] = [];
           for (const [k, v] of Object.entries(res.headers)) {
-            if (Array.isArray(v)) for (const x of v) out.append(k, x);
-            else if (v !== undefined) out.set(k, v);
+            if (Array.isArray(v)) for (const x of v) out.push([k, x]);
+            else if (v !== undefined) out.push([k, v]);
           }
           const status = res.statusCode ?? 0;
           const empty = status === 204 || status === 304;
           resolve(
-            new Response(empty ? null : Buffer.concat(chunks), {
+            new BufferedResponse(empty ? Buffer.alloc(0) : Buffer.concat(chunks), {
               status,
               statusText: res.statusMessage,
               headers: out,

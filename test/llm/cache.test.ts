@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -161,6 +161,51 @@ describe('cache corruption', () => {
     expect(again.text).toBe('reply 1');
     expect(w.list.join('\n')).toMatch(/merge-conflict markers\); moved to .*\.corrupt-/);
     expect(readdirSync(join(file, '..')).some((n) => n.startsWith('0000.json.corrupt-'))).toBe(true);
+  });
+
+  it('should treat a corrupt or missing sample of a draw like a single read, the other samples read from disk', async () => {
+    server = await startScriptedLlmServer({ unmatched: 'counter' });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const w = warnings();
+      const rwOpts = {
+        model: 'm',
+        baseURL: server.url,
+        cache: { dir: cache.dir, mode: 'read-write' as const },
+        onWarning: w.onWarning,
+      };
+      const first = await createLlm(rwOpts).draw(ask, { samples: 4 });
+      expect(server.completions()).toHaveLength(4);
+      const file = (i: number) => first[i]?.file as string;
+      writeFileSync(file(2), '{"schema": "crosscheck/llm-entry", "version": 1, "key": ');
+      // replay-only: the corrupt sample rejects the draw with a typed error naming it.
+      const ro = createLlm({
+        model: 'm',
+        baseURL: server.url,
+        cache: { dir: cache.dir, mode: 'replay-only' },
+      });
+      const err = await ro.draw(ask, { samples: 4 }).catch((e) => e);
+      expect(isCrosscheckError(err) && err.code).toBe('LLM_CACHE_CORRUPT');
+      expect(err.message).toContain(file(2));
+      expect(existsSync(file(2))).toBe(true);
+      // read-write: only the corrupt sample is moved aside and drawn again.
+      const again = await createLlm(rwOpts).draw(ask, { samples: 4 });
+      expect(again.map((c) => c.cached)).toEqual([true, true, false, true]);
+      expect(again.map((c) => c.text)).toEqual([first[0]?.text, first[1]?.text, 'reply 4', first[3]?.text]);
+      expect(server.completions()).toHaveLength(5);
+      expect(w.list.join('\n')).toMatch(/0002\.json was not a valid cache entry/);
+      // A sample missing beside recorded ones: replay-only names its file.
+      rmSync(file(1));
+      const miss = await ro.draw(ask, { samples: 4 }).catch((e) => e);
+      expect(isCrosscheckError(miss) && miss.code).toBe('LLM_REPLAY_MISS');
+      expect(miss.message).toContain(file(1));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('should never take a hand-edited request.json for a hit', async () => {

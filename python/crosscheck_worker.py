@@ -462,29 +462,31 @@ _NO_RELOAD = frozenset(("_posixsubprocess", "posix", "os", "_ctypes", "nt", "_th
 
 
 def _readable_roots():
-    """The Python installation, resolved once in the zygote rather than in every child."""
+    """The Python installation and the system's libraries, resolved and sorted once in the
+    zygote rather than in every child (a tuple: a child's hook keeps its own reference, so
+    rebinding the name changes nothing)."""
     roots = set()
     for p in list(sys.path) + [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]:
         if p:
             roots.add(os.path.realpath(p))
-    return tuple(roots)
+    roots.update(("/usr/lib", "/usr/lib64", "/usr/local/lib", "/usr/share", "/lib", "/lib64",
+                  "/etc/localtime", "/dev/null", "/dev/urandom", "/dev/random"))
+    return tuple(sorted(roots))
 
 
 _READABLE = _readable_roots()
 
 
-def _install_audit(workdir):
+def _install_audit(work):
     """Installs the policy for the rest of the child's life. It has no off switch: the harness
     itself needs nothing it forbids, and a switch would be one more thing a candidate could
-    reach. The hook is referenced only by the interpreter (and by gc, which is refused)."""
-    work = os.path.realpath(workdir)
+    reach. The hook is referenced only by the interpreter (and by gc, which is refused).
+    `work` is the child's directory, already resolved (the zygote made it under its own
+    resolved directory): no realpath walk per child."""
     own = "/proc/%d" % os.getpid()
     proc_safe = frozenset(_PROC_SAFE + tuple(own + p[len("/proc/self"):] for p in _PROC_SAFE
                                              if p.startswith("/proc/self/")))
-    readable = set(_READABLE)
-    readable.update((work, "/usr/lib", "/usr/lib64", "/usr/local/lib", "/usr/share", "/lib", "/lib64",
-                     "/etc/localtime", "/dev/null", "/dev/urandom", "/dev/random"))
-    readable = tuple(sorted(readable))
+    readable = _READABLE + (work,)
     realpath = os.path.realpath
     normpath = os.path.normpath
     abspath = os.path.abspath
@@ -1395,7 +1397,9 @@ def main():
     parent = os.getppid()
     _die_with_parent(parent)
     rfile = os.fdopen(3, "rb", buffering=1 << 16)
-    workdir = os.getcwd()
+    # Resolved once: each child's directory is made under it, and its audit hook compares
+    # resolved paths with it.
+    workdir = os.path.realpath(os.getcwd())
     memory_mb = int(os.environ.get("CROSSCHECK_MEMORY_MB", "0") or 0)
     sys.stdout = sys.stderr = _Sink()
     sys.stdin = None

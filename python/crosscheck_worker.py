@@ -710,6 +710,15 @@ def _load_prctl():
 _prctl = _load_prctl()
 
 
+def _harden():
+    """No privileges gained through exec, and no other process of this user may read this
+    process's memory or attach to it. Set once in the zygote: every child inherits both
+    attributes through fork (prctl(2)), so a child makes no calls of its own for them."""
+    if _prctl is not None:
+        _prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        _prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
 def _die_with_parent(expected_parent):
     """SIGKILL when the parent dies, then a check that it has not died already (in which case
     the signal will never come)."""
@@ -856,10 +865,8 @@ def _child_main(msg, ctl_r, res_w, subdir, zygote_pid, memory_mb, progress, plan
         import tempfile
 
         tempfile.tempdir = subdir
-        if _prctl is not None:
-            _prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-            # Other processes of this user cannot read its memory or attach to it.
-            _prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        # PR_SET_NO_NEW_PRIVS and PR_SET_DUMPABLE 0 hold already: the zygote set them for
+        # itself, and a fork inherits both (_harden).
         _set_limits(memory_mb)
         # rmtree's descriptor-based variant opens directories, which the hook refuses. (Only
         # in the child: the zygote's own rmtree keeps the variant that is safe against symlinks.)
@@ -1400,6 +1407,7 @@ _WARM = ("collections", "itertools", "functools", "heapq", "bisect", "re", "stri
 def main():
     parent = os.getppid()
     _die_with_parent(parent)
+    _harden()
     rfile = os.fdopen(3, "rb", buffering=1 << 16)
     # Resolved once: each child's directory is made under it, and its audit hook compares
     # resolved paths with it.

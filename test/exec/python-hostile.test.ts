@@ -135,6 +135,15 @@ const CASES: readonly Case[] = [
     expected: [error('ProtocolError', /^the candidate broke the protocol: a malformed outcome/)],
   },
   {
+    name: 'forge_at_load',
+    inputs: [[1], [2]],
+    batchDependent: true,
+    expected: [
+      error('ProtocolError', /^the candidate broke the protocol: a malformed outcome/),
+      error('ProtocolError', /^the candidate broke the protocol: a malformed outcome/),
+    ],
+  },
+  {
     name: 'thread_bomb',
     inputs: [[1]],
     expected: [error('PermissionError', 'crosscheck: starting threads is not allowed for a candidate')],

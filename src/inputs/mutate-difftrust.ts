@@ -1,5 +1,5 @@
 import { comparator, encode, PyDict, pyFloat } from '../values/index.ts';
-import { countNodes, keyedOnPath, nodeAt, replaceAt } from './mutation-tree.ts';
+import { countNodes, nodeAt, replaceAt } from './mutation-tree.ts';
 import type { Rng } from './rng.ts';
 import { kindOf, numberOf, sameSequence } from './value-kind.ts';
 
@@ -21,11 +21,11 @@ const dummyKeys = (): unknown[] => [null, false, 0, pyFloat(0), ''];
 
 const INT_STEPS = [-10, -1, 1, 10];
 
-/** A character from the artifact's ranges: control, printable (most often) or extended. */
 const RANGE_DRAW = [0, 0, 1, 1, 1, 1, 2] as const;
 const RANGE_LOW = [0, 32, 127] as const;
 const RANGE_HIGH = [31, 127, 255] as const;
 const LATIN1 = Array.from({ length: 256 }, (_, c) => String.fromCharCode(c));
+/** A character from the artifact's ranges: control, printable (most often) or extended. */
 const randomChar = (rng: Rng): string => {
   const range = rng.pick(RANGE_DRAW);
   return LATIN1[rng.int(RANGE_LOW[range], RANGE_HIGH[range])] as string;
@@ -229,11 +229,10 @@ export const mutateDifftrust = (value: unknown, count: number, rng: Rng): unknow
   for (let i = 0; i < count; i++) {
     const node = nodeAt(current, rng.int(0, size - 1));
     const replacement = mutateNode(node.value, rng);
-    const keyed = keyedOnPath(current, node.path);
     current = replaceAt(current, node.path, replacement);
     // The size changes by the replaced subtree's, unless a set or dict above it merged the new
     // value with an equal sibling: then count again.
-    size = keyed ? countNodes(current) : size - countNodes(node.value) + countNodes(replacement);
+    size = node.keyed ? countNodes(current) : size - countNodes(node.value) + countNodes(replacement);
   }
   return current;
 };

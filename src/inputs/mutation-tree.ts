@@ -10,6 +10,8 @@ import { kindOf, sameMap, sameSequence, sameSet } from './value-kind.ts';
 export interface Node {
   readonly path: readonly number[];
   readonly value: unknown;
+  /** Whether a set, dict or map lies on the path (rebuilding it may merge equal members). */
+  readonly keyed: boolean;
 }
 
 /** Kinds whose children are nodes. Frozensets and opaque values are leaves; objects expose their values. */
@@ -49,7 +51,9 @@ export const nodeAt = (root: unknown, index: number): Node => {
   const path: number[] = [];
   let v = root;
   let k = index;
+  let keyed = false;
   while (k > 0) {
+    if (v instanceof Set || v instanceof Map) keyed = true;
     k--; // step past the current node into its children
     const children = childrenOf(v);
     let i = 0;
@@ -61,17 +65,7 @@ export const nodeAt = (root: unknown, index: number): Node => {
     path.push(i);
     v = children[i];
   }
-  return { path, value: v };
-};
-
-/** Whether a set, dict or map holds the node at `path` (rebuilding it may merge equal members). */
-export const keyedOnPath = (root: unknown, path: readonly number[]): boolean => {
-  let v = root;
-  for (const i of path) {
-    if (v instanceof Set || v instanceof Map) return true;
-    v = (childrenOf(v) as unknown[])[i];
-  }
-  return false;
+  return { path, value: v, keyed };
 };
 
 /** Builds a container like `like` from a flat child list (dicts: key, value, key, value, ...). */

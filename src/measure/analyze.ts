@@ -86,8 +86,6 @@ export class Accumulator {
   readonly #random: () => number;
   readonly #unknownPer: number[];
   readonly #ran: Array<{ returned: boolean; loadProblem: string | null; firstProblem: string | null }>;
-  /** The cells of the chunk being added. */
-  #chunkCells: CellCache | null = null;
   #timeouts = 0;
   #crashes = 0;
   #referenceUnknown = 0;
@@ -135,7 +133,6 @@ export class Accumulator {
     // output (see `textOutcomes`): each distinct output is prepared once per chunk, or once for
     // all who share the given cache.
     const prepared = this.#cells ?? new CellCache(rules);
-    this.#chunkCells = prepared;
     const cells: Cell[][] = new Array(m);
     for (let i = 0; i < m; i++) {
       const row = matrix.outcomes[i] as readonly Outcome[];
@@ -179,7 +176,7 @@ export class Accumulator {
         this.disagreement.push(decided === 0 ? null : hits / decided);
       }
       this.#group(column);
-      this.#error(column, matrix.reference?.outcomes[j], we);
+      this.#error(column, matrix.reference?.outcomes[j], we, prepared);
     }
     const t2 = process.cpuUsage();
     this.cpuMs.cells += (t1.user + t1.system - t0.user - t0.system) / 1000;
@@ -206,8 +203,8 @@ export class Accumulator {
    * counted cell that does not agree is wrong; a cell undecided against it (a digest under a
    * tolerance) is no evidence either way.
    */
-  #error(column: readonly Cell[], refOutcome: Outcome | undefined, we: number): void {
-    const ref = refOutcome ? (this.#chunkCells as CellCache).cell(refOutcome) : null;
+  #error(column: readonly Cell[], refOutcome: Outcome | undefined, we: number, cells: CellCache): void {
+    const ref = refOutcome ? cells.cell(refOutcome) : null;
     const exclude = this.#rules.unknown === 'exclude';
     if (ref && ref.status !== 'known') {
       this.#referenceUnknown++;

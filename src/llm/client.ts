@@ -4,7 +4,7 @@ import type { Task } from '../task/index.ts';
 import { type CacheEntry, ENTRY_SCHEMA, ENTRY_VERSION, entryText } from './cache/entry.ts';
 import { modelDir } from './cache/layout.ts';
 import { findNearest, recordedSamples } from './cache/nearest.ts';
-import { type CacheStore, type EntryAddress, isTransient, storeFor } from './cache/store.ts';
+import { type CacheStore, type EntryAddress, isTransient, requestFileText, storeFor } from './cache/store.ts';
 import { Limiter } from './limiter.ts';
 import { OPENAI_URL, type ResolvedLlmOptions, readSampling, resolveLlmOptions } from './options.ts';
 import { priceOf } from './prices.ts';
@@ -194,7 +194,7 @@ class LlmClient implements Llm {
       canonical: p.canonical,
       keyObject: p.keyObject,
     });
-    p.requestText ??= `${JSON.stringify(p.keyObject, null, 2)}\n`;
+    p.requestText ??= requestFileText(p.keyObject);
     return {
       dir: p.dir,
       requestText: p.requestText,

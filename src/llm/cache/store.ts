@@ -66,8 +66,10 @@ export interface EntryAddress {
 }
 
 /** `request.json` as this process writes it: sorted keys (the key object is sorted), pretty-printed. */
-export const requestText = (a: EntryAddress): string =>
-  a.requestText ?? `${JSON.stringify(a.keyObject, null, 2)}\n`;
+export const requestFileText = (keyObject: object): string => `${JSON.stringify(keyObject, null, 2)}\n`;
+
+/** An entry's `request.json` text: the one its caller computed, else {@link requestFileText}. */
+const requestText = (a: EntryAddress): string => a.requestText ?? requestFileText(a.keyObject);
 
 /** One cache directory with one mode; shared by every client of a process for the same directory. */
 export class CacheStore {

@@ -15,9 +15,9 @@ export type Normal =
   | { t: 'str'; v: string }
   | { t: 'bytes'; v: string }
   | { t: 'date'; v: string | null }
-  | { t: 'seq'; k: string; items: Normal[] }
-  | { t: 'set'; k: string; items: Normal[] }
-  | { t: 'map'; k: string; entries: Array<[Normal, Normal]> };
+  | { t: 'seq'; k: string; items: Normal[]; key: string | null }
+  | { t: 'set'; k: string; items: Normal[]; key: string | null }
+  | { t: 'map'; k: string; entries: Array<[Normal, Normal]>; key: string | null };
 
 /** How a mode maps types. */
 export interface NormalRules {
@@ -55,10 +55,19 @@ const specialNumber = (x: Tagged): number => {
   return Number(x);
 };
 
-const byKey = (a: Normal, b: Normal): number => {
-  const ka = normalKey(a);
-  const kb = normalKey(b);
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
+/**
+ * `items` sorted by the key of `normalOf(item)`, each key made once (a comparator would make a
+ * leaf's key at every comparison). Stable, as Array.prototype.sort is.
+ */
+const sortedByKey = <T>(items: readonly T[], normalOf: (item: T) => Normal): T[] => {
+  const keys = items.map((item) => normalKey(normalOf(item)));
+  const order = items.map((_, i) => i);
+  order.sort((a, b) => {
+    const ka = keys[a] as string;
+    const kb = keys[b] as string;
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+  return order.map((i) => items[i] as T);
 };
 
 /** Maps a tagged value into the normal form of the given rules. */
@@ -73,7 +82,7 @@ export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
     case 'string':
       return { t: 'str', v: t };
   }
-  if (Array.isArray(t)) return { t: 'seq', k: 'list', items: t.map((x) => toNormal(x, rules)) };
+  if (Array.isArray(t)) return { t: 'seq', k: 'list', items: t.map((x) => toNormal(x, rules)), key: null };
   const keys = Object.keys(t);
   const tag = keys.length === 1 ? keys[0] : undefined;
   const body = tag === undefined ? undefined : (t[tag] as Tagged);
@@ -83,11 +92,15 @@ export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
         t: 'seq',
         k: rules.mergeTupleList ? 'list' : 'tuple',
         items: (body as Tagged[]).map((x) => toNormal(x, rules)),
+        key: null,
       };
     case '$set':
     case '$frozenset': {
-      const items = (body as Tagged[]).map((x) => toNormal(x, rules)).sort(byKey);
-      return { t: 'set', k: rules.mergeSets ? 'set' : tag, items };
+      const items = sortedByKey(
+        (body as Tagged[]).map((x) => toNormal(x, rules)),
+        (x) => x,
+      );
+      return { t: 'set', k: rules.mergeSets ? 'set' : tag, items, key: null };
     }
     case '$dict':
     case '$map':
@@ -137,8 +150,7 @@ export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
 };
 
 const mapNode = (entries: Array<[Normal, Normal]>, k: string, rules: NormalRules): Normal => {
-  if (!rules.orderedMaps) entries.sort((a, b) => byKey(a[0], b[0]));
-  return { t: 'map', k, entries };
+  return { t: 'map', k, entries: rules.orderedMaps ? entries : sortedByKey(entries, (e) => e[0]), key: null };
 };
 
 const numKey = (n: Extract<Normal, { t: 'num' }>): string => {
@@ -147,48 +159,48 @@ const numKey = (n: Extract<Normal, { t: 'num' }>): string => {
   return `${n.k}:${n.v}`;
 };
 
-const keyCache = new WeakMap<Normal, string>();
-
-/** An exact canonical string: equal keys mean equal values in the rules the form was made with. */
+/**
+ * An exact canonical string: equal keys mean equal values in the rules the form was made with.
+ * A container keeps its key once made (sorting a set asks for its items' keys again and again);
+ * a leaf's key is cheaper to make than to look up.
+ */
 export const normalKey = (n: Normal): string => {
-  const cached = keyCache.get(n);
-  if (cached !== undefined) return cached;
-  let key: string;
   switch (n.t) {
     case 'null':
-      key = 'N';
-      break;
+      return 'N';
     case 'undef':
-      key = 'U';
-      break;
+      return 'U';
     case 'bool':
-      key = n.v ? 'T' : 'F';
-      break;
+      return n.v ? 'T' : 'F';
     case 'num':
-      key = numKey(n);
-      break;
+      return numKey(n);
     case 'complex':
-      key = `c:${n.re},${n.im}`;
-      break;
+      return `c:${n.re},${n.im}`;
     case 'str':
-      key = JSON.stringify(n.v);
-      break;
+      return JSON.stringify(n.v);
     case 'bytes':
-      key = `b:${n.v}`;
-      break;
+      return `b:${n.v}`;
     case 'date':
-      key = `d:${n.v}`;
-      break;
+      return `d:${n.v}`;
     case 'seq':
-    case 'set':
-      key = `${n.k}[${n.items.map(normalKey).join(',')}]`;
-      break;
-    case 'map':
-      key = `${n.k}{${n.entries.map(([k, v]) => `${normalKey(k)}:${normalKey(v)}`).join(',')}}`;
-      break;
+    case 'set': {
+      if (n.key !== null) return n.key;
+      let body = '';
+      for (let i = 0; i < n.items.length; i++) body += (i === 0 ? '' : ',') + normalKey(n.items[i] as Normal);
+      n.key = `${n.k}[${body}]`;
+      return n.key;
+    }
+    case 'map': {
+      if (n.key !== null) return n.key;
+      let body = '';
+      for (let i = 0; i < n.entries.length; i++) {
+        const [k, v] = n.entries[i] as [Normal, Normal];
+        body += `${i === 0 ? '' : ','}${normalKey(k)}:${normalKey(v)}`;
+      }
+      n.key = `${n.k}{${body}}`;
+      return n.key;
+    }
   }
-  keyCache.set(n, key);
-  return key;
 };
 
 /** True when the form holds a finite float anywhere (only then can a tolerance matter). */

@@ -194,6 +194,14 @@ export const cellsAgree = (a: Cell, b: Cell, compare: Comparator): boolean => re
 export const cellsDisagree = (a: Cell, b: Cell, compare: Comparator): boolean =>
   relate(a, b, compare) === false;
 
+/** Whether every cell is known and has one and the same key (then every two agree). */
+export const oneKey = (cells: readonly Cell[]): boolean => {
+  const key = cells[0]?.key;
+  if (key === null || key === undefined) return false;
+  for (let i = 1; i < cells.length; i++) if ((cells[i] as Cell).key !== key) return false;
+  return true;
+};
+
 /** A group of known cells with the same key on one input. */
 interface KeyGroup {
   readonly cell: Cell;
@@ -223,6 +231,11 @@ export const pairCounts = (
   cells: readonly Cell[],
   rules: Pick<CellRules, 'compare' | 'unknown'>,
 ): { agree: number; total: number; undecided: number } => {
+  // The common case, every cell known with one key (all candidates agree): every pair agrees.
+  if (oneKey(cells)) {
+    const pairs = (cells.length * (cells.length - 1)) / 2;
+    return { agree: pairs, total: pairs, undecided: 0 };
+  }
   const groups = groupByKey(cells);
   let counted = 0;
   for (const cell of cells) if (counts(cell, rules.unknown)) counted++;

@@ -1,6 +1,16 @@
 import { describeOutcome, type Outcome } from '../exec/index.ts';
 import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
-import { type Cell, CellCache, type CellRules, cellsAgree, counts, pairCounts, relate } from './agreement.ts';
+import type { Comparator } from '../values/index.ts';
+import {
+  type Cell,
+  CellCache,
+  type CellRules,
+  cellsAgree,
+  counts,
+  oneKey,
+  pairCounts,
+  relate,
+} from './agreement.ts';
 import type { Estimator } from './options.ts';
 import { seededRandom } from './rng.ts';
 
@@ -153,6 +163,8 @@ export class Accumulator {
       const we = matrix.errorWeights?.[j] ?? w;
       this.weights.push(w);
       this.errorWeights.push(we);
+      const uniform = oneKey(column);
+      const counted = uniform ? column : column.filter((c) => counts(c, rules.unknown));
       const { agree, total } = pairCounts(column, rules);
       this.disagrees.push(agree < total);
       if (total === 0) {
@@ -168,15 +180,15 @@ export class Accumulator {
         let hits = 0;
         let decided = 0;
         for (let k = 0; k < w; k++) {
-          const r = randomPairDisagrees(column, rules, this.#random);
+          const r = randomPairDisagrees(counted, uniform, rules.compare, this.#random);
           if (r === null) continue;
           decided++;
           if (r) hits++;
         }
         this.disagreement.push(decided === 0 ? null : hits / decided);
       }
-      this.#group(column);
-      this.#error(column, matrix.reference?.outcomes[j], we, prepared);
+      this.#group(column, uniform);
+      this.#error(column, uniform, matrix.reference?.outcomes[j], we, prepared);
     }
     const t2 = process.cpuUsage();
     this.cpuMs.cells += (t1.user + t1.system - t0.user - t0.system) / 1000;
@@ -203,7 +215,13 @@ export class Accumulator {
    * counted cell that does not agree is wrong; a cell undecided against it (a digest under a
    * tolerance) is no evidence either way.
    */
-  #error(column: readonly Cell[], refOutcome: Outcome | undefined, we: number, cells: CellCache): void {
+  #error(
+    column: readonly Cell[],
+    uniform: boolean,
+    refOutcome: Outcome | undefined,
+    we: number,
+    cells: CellCache,
+  ): void {
     const ref = refOutcome ? cells.cell(refOutcome) : null;
     const exclude = this.#rules.unknown === 'exclude';
     if (ref && ref.status !== 'known') {
@@ -223,9 +241,13 @@ export class Accumulator {
     let wrong = 0;
     let known = 0;
     const isWrong: boolean[] = [];
+    // One and the same cell throughout: one comparison with the reference decides for all.
+    const first = column[0] as Cell;
+    const agreesAll =
+      uniform && column.every((c) => c === first) ? relate(first, ref, this.#rules.compare) : undefined;
     column.forEach((cell, i) => {
       if (!counts(cell, this.#rules.unknown)) return;
-      const agrees = relate(cell, ref, this.#rules.compare);
+      const agrees = agreesAll !== undefined ? agreesAll : relate(cell, ref, this.#rules.compare);
       if (agrees === null) return;
       known++;
       isWrong.push(!agrees);
@@ -254,7 +276,12 @@ export class Accumulator {
    * Greedy agreement groups of one input: each known cell joins the first group it agrees with;
    * a failed cell is a group of its own (it agrees with nothing); an unknown cell has none (-1).
    */
-  #group(column: readonly Cell[]): void {
+  #group(column: readonly Cell[], uniform: boolean): void {
+    if (uniform) {
+      // One key: every cell joins the first group.
+      for (let i = 0; i < column.length; i++) (this.groups[i] as number[]).push(0);
+      return;
+    }
     const reps: Cell[] = [];
     column.forEach((cell, i) => {
       let id = -1;
@@ -287,17 +314,22 @@ export class Accumulator {
   }
 }
 
-/** The paper's estimator: one uniformly random pair of distinct counted candidates (null: undecided). */
+/**
+ * The paper's estimator: one uniformly random pair of distinct counted candidates (null:
+ * undecided). `uniform`: the cells share one key, so the pair agrees (the draws are still made:
+ * the stream of random numbers is the same either way).
+ */
 const randomPairDisagrees = (
-  column: readonly Cell[],
-  rules: Pick<CellRules, 'compare' | 'unknown'>,
+  counted: readonly Cell[],
+  uniform: boolean,
+  compare: Comparator,
   random: () => number,
 ): boolean | null => {
-  const counted = column.filter((c) => counts(c, rules.unknown));
   const a = Math.floor(random() * counted.length);
   let b = Math.floor(random() * (counted.length - 1));
+  if (uniform) return false;
   if (b >= a) b++;
-  const r = relate(counted[a] as Cell, counted[b] as Cell, rules.compare);
+  const r = relate(counted[a] as Cell, counted[b] as Cell, compare);
   return r === null ? null : !r;
 };
 

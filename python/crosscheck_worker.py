@@ -681,6 +681,15 @@ def _block_process_creation():
                      "_start_joinable_thread"):
             if hasattr(module, name):
                 setattr(module, name, refuser("starting threads"))
+    # threading registered _after_fork to run in every child of a fork: Python code that rebuilds
+    # the module's locks and thread table, touching (so copying) ~100 of the zygote's pages a
+    # child. The zygote has one thread and holds none of those locks when it forks, and a child
+    # cannot start threads, so the table and locks it inherits are already right. The registered
+    # function cannot be unregistered; its code is emptied instead (random's reseed, which keeps
+    # children's random streams apart, still runs).
+    after_fork = getattr(threading, "_after_fork", None)
+    if type(after_fork) is type(_block_process_creation):
+        after_fork.__code__ = (lambda: None).__code__
 
 
 # ---------------------------------------------------------------------------------------------
@@ -790,6 +799,7 @@ class Child:
         fn = self.fn
         max_chars = msg["maxOutputBytes"]
         invalid = frozenset(msg["invalid"])
+        heads = {}
         end = msg["to"]
         plans, shared, progress = self.plans, self.shared, self.progress
         perf, send = time.perf_counter, self.send
@@ -820,7 +830,7 @@ class Child:
             try:
                 r = fn(*args)
             except BaseException as e:
-                append(_exception_wire(e, invalid))
+                append(_exception_wire(e, invalid, heads))
                 del e
             else:
                 wire = _value_wire(r, max_chars)
@@ -838,12 +848,32 @@ def _class_name(e):
         return "BaseException"
 
 
-def _exception_wire(e, invalid):
+def _exception_head(e, invalid):
+    """The start of an exception's wire, up to its message: `[kind,"Class",`."""
     try:
         kind = WIRE_INVALID if invalid and not invalid.isdisjoint(c.__name__ for c in type(e).__mro__) else WIRE_ERROR
     except BaseException:
         kind = WIRE_ERROR
-    return _error_wire(kind, _class_name(e), e)
+    return "[" + str(kind) + "," + _esc(_class_name(e)) + ","
+
+
+# Built-in exception classes, by id: static types whose name and bases nobody can change, so the
+# head of their wire is the same for every call of a run and is kept (`heads`, one dict a run).
+# Most calls of a reference filter raise one of these for the inputs it rejects. Keyed by id, not
+# by class: a candidate's metaclass cannot make its class compare or hash equal to one of them.
+_BUILTIN_EXCEPTIONS = frozenset(
+    id(v) for v in vars(builtins).values() if isinstance(v, type) and issubclass(v, BaseException)
+)
+
+
+def _exception_wire(e, invalid, heads=None):
+    t = id(type(e))
+    head = None if heads is None else heads.get(t)
+    if head is None:
+        head = _exception_head(e, invalid)
+        if heads is not None and t in _BUILTIN_EXCEPTIONS:
+            heads[t] = head
+    return head + _esc(_text(e)) + "]"
 
 
 def _child_main(msg, ctl_r, res_w, subdir, zygote_pid, memory_mb, progress, plans, shared, run):
@@ -993,6 +1023,28 @@ def _rmtree(path):
     shutil.rmtree(path, ignore_errors=True)
 
 
+def _dir_state(path):
+    """Everything a candidate could change about its directory's own inode, bar its entries and
+    extended attributes (checked apart): a dead child's directory is given to the next child only
+    if this is what it was when the zygote last checked it."""
+    st = os.lstat(path)
+    return (st.st_dev, st.st_ino, st.st_mode, st.st_uid, st.st_gid, st.st_nlink, st.st_atime_ns,
+            st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _no_xattrs(path):
+    try:
+        return not os.listxattr(path, follow_symlinks=False)
+    except OSError as e:
+        # A file system without extended attributes: none can have been set.
+        return e.errno in (_errno.ENOTSUP, _errno.EOPNOTSUPP)
+    except AttributeError:
+        return True
+
+
+_errno = __import__("errno")
+
+
 def _run_backstop_ms(run):
     """The CPU time a run may take before RLIMIT_CPU ends its child (see _cpu_backstop)."""
     timeout_ms = run["timeoutMs"]
@@ -1023,6 +1075,10 @@ class Zygote:
         self.child = None  # (pid, ctl fd, res fd, dir, key)
         self.zombies = []
         self.count = 0
+        # Directories of dead children found exactly as they were made (see release_dir), for the
+        # next children: on ext4 a mkdir and an rmdir cost ~0.2 ms a candidate; the checks ~20 us.
+        self.spare = []
+        self.dir_states = {}
         self.pending = b""
         # Seconds spent blocked writing to the host (a host too busy to read), and when the
         # host last heard from this zygote.
@@ -1094,8 +1150,36 @@ class Zygote:
             self.zombies.append((pid, subdir))
             return None
         _, status, usage = os.wait4(pid, 0)
-        _rmtree(subdir)
+        self.release_dir(subdir)
         return status, usage.ru_utime + usage.ru_stime
+
+    def new_dir(self):
+        if self.spare:
+            return self.spare.pop()
+        self.count += 1
+        subdir = os.path.join(self.workdir, "c%d" % self.count)
+        os.mkdir(subdir, 0o700)
+        self.dir_states[subdir] = _dir_state(subdir)
+        return subdir
+
+    def release_dir(self, subdir):
+        """A dead child's directory: kept for the next child if nothing of it changed (same inode,
+        mode, owner, link count and times as when it was made or last checked, no entries, no
+        extended attributes), else removed. No process can change it meanwhile: its child is dead
+        and no other child may write outside its own directory. Times are compared because a
+        candidate could set them (os.utime) for the next one to read; entries and attributes are
+        listed because a change within one tick of the file system's clock keeps the times."""
+        state = self.dir_states.pop(subdir, None)
+        try:
+            if (state is not None and len(self.spare) < 4 and _dir_state(subdir) == state
+                    and not os.listdir(subdir) and _no_xattrs(subdir)):
+                # Listing it may have set its access time: the state to compare next time.
+                self.dir_states[subdir] = _dir_state(subdir)
+                self.spare.append(subdir)
+                return
+        except OSError:
+            pass
+        _rmtree(subdir)
 
     def reap(self, block=False):
         """Reaps children killed earlier and removes their directories."""
@@ -1106,7 +1190,7 @@ class Zygote:
             except ChildProcessError:
                 done = pid
             if done:
-                _rmtree(subdir)
+                self.release_dir(subdir)
             else:
                 left.append((pid, subdir))
         self.zombies = left
@@ -1120,9 +1204,7 @@ class Zygote:
         carried = run if type(run) is dict and run.get("inputs") == self.inputs_key else None
         self.end_child(wait=False)
         self.reap(block=len(self.zombies) > 8)
-        self.count += 1
-        subdir = os.path.join(self.workdir, "c%d" % self.count)
-        os.mkdir(subdir, 0o700)
+        subdir = self.new_dir()
         ctl_r, ctl_w = os.pipe()
         res_r, res_w = os.pipe()
         me = os.getpid()
@@ -1397,6 +1479,69 @@ def _progress_counter(path):
     return [0]
 
 
+def _add_site_packages():
+    """The host starts the worker with -S, so `site` ran nothing: this adds what it would have
+    added to sys.path (the installation's or virtualenv's site-packages, and the directories that
+    .pth files there name) without executing the `import` lines of .pth files. Those lines run
+    arbitrary start-up code (setuptools' distutils shim, certificate hooks, coverage or debugger
+    start-up) that no candidate needs, and what they import and allocate would be in every child:
+    each fork copies the zygote's page tables, and every page a child touches is copied. An
+    editable install whose .pth only imports a finder is therefore not importable by candidates;
+    one that names a directory is. Also installs `exit`, `quit`, `help`, `copyright`, `credits`
+    and `license` as `site` does, so candidates see the same builtins. Does nothing without -S
+    (bench/floor.py imports this module in a normal interpreter)."""
+    if not sys.flags.no_site:
+        return
+    import site  # with -S, importing site runs nothing
+
+    exe_dir = os.path.dirname(os.path.abspath(sys.executable))
+    prefixes = [sys.prefix, sys.exec_prefix]
+    # A virtualenv, as site.venv() finds it (Python < 3.11 sets sys.prefix there, not at start-up).
+    for conf in (os.path.join(exe_dir, "pyvenv.cfg"), os.path.join(os.path.dirname(exe_dir), "pyvenv.cfg")):
+        if os.path.isfile(conf):
+            system_site = "true"
+            with open(conf, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    key, eq, value = line.partition("=")
+                    if eq and key.strip().lower() == "include-system-site-packages":
+                        system_site = value.strip().lower()
+            venv = os.path.dirname(exe_dir)
+            sys.prefix = sys.exec_prefix = venv
+            prefixes = [venv] + ([sys.base_prefix, sys.base_exec_prefix] if system_site == "true" else [])
+            break
+    known = set(os.path.normcase(os.path.abspath(p)) for p in sys.path if p)
+
+    def add(d, exists=os.path.isdir):
+        key = os.path.normcase(d)
+        if key not in known and exists(d):
+            known.add(key)
+            sys.path.append(d)
+            return True
+        return False
+
+    for sitedir in site.getsitepackages(prefixes):
+        sitedir = os.path.abspath(sitedir)
+        if not add(sitedir):
+            continue
+        try:
+            names = sorted(n for n in os.listdir(sitedir) if n.endswith(".pth") and not n.startswith("."))
+        except OSError:
+            continue
+        for name in names:
+            try:
+                with open(os.path.join(sitedir, name), encoding="utf-8", errors="replace") as f:
+                    lines = f.read().splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                if not line.strip() or line.startswith(("#", "import ", "import\t")):
+                    continue
+                add(os.path.abspath(os.path.join(sitedir, line.rstrip())), os.path.exists)
+    site.setquit()
+    site.setcopyright()
+    site.sethelper()
+
+
 # Modules candidates commonly import, loaded once here so that every child starts with them.
 _WARM = ("collections", "itertools", "functools", "heapq", "bisect", "re", "string", "typing",
          "fractions", "decimal", "statistics", "datetime", "random", "copy", "operator", "hashlib",
@@ -1408,6 +1553,10 @@ def main():
     parent = os.getppid()
     _die_with_parent(parent)
     _harden()
+    _add_site_packages()
+    # Readable by candidates: the installation, now with its site-packages.
+    global _READABLE
+    _READABLE = _readable_roots()
     rfile = os.fdopen(3, "rb", buffering=1 << 16)
     # Resolved once: each child's directory is made under it, and its audit hook compares
     # resolved paths with it.

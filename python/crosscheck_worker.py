@@ -391,6 +391,31 @@ def _value_wire(r, max_chars):
         return "[0,true]" if r else "[0,false]"
     if r is None:
         return "[0,null]"
+    # Common small results, encoded as encode() would but without the recursion-limit and
+    # output-room bookkeeping, which costs more than the text for them: their size is bounded
+    # here, so the length check below is all the output limit needs.
+    s = None
+    if t is float:
+        s = '{"$float":' + (repr(r) if r - r == 0 else '"' + _special(r) + '"') + "}"
+    elif t is str:
+        if len(r) <= _SMALL:
+            s = _esc(r)
+    elif t is list and len(r) <= _SMALL:
+        if not r:
+            s = "[]"
+        else:
+            types = set(map(type, r))
+            if len(types) == 1:
+                only = types.pop()
+                if only is int:
+                    if -MAX_SAFE <= min(r) and max(r) <= MAX_SAFE:
+                        s = "[" + ",".join(map(repr, r)) + "]"
+                elif only is str and sum(map(len, r)) <= _SMALL:
+                    s = _str_list(r)
+    if s is not None:
+        if len(s) > max_chars:
+            return _too_large(max_chars)
+        return "[0," + s + "]"
     limit = sys.getrecursionlimit()
     try:
         if limit > 2000:
@@ -419,11 +444,19 @@ def _value_wire(r, max_chars):
         if limit > 2000:
             sys.setrecursionlimit(limit)
     if s is None or len(s) > max_chars:
-        return _error_wire(
-            WIRE_ERROR, "OutputTooLarge",
-            "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
-        )
+        return _too_large(max_chars)
     return "[0," + s + "]"
+
+
+# Results at most this long (characters of a string, items of a list) take _value_wire's short way.
+_SMALL = 4096
+
+
+def _too_large(max_chars):
+    return _error_wire(
+        WIRE_ERROR, "OutputTooLarge",
+        "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -477,6 +510,56 @@ def _readable_roots():
 _READABLE = _readable_roots()
 
 
+# What the audit hook refuses and checks, built once in the zygote (building them in each child
+# cost ~20 copied pages a candidate). Read-only views: the hook holds these, and a candidate that
+# reaches one (through a frame) cannot change it.
+_frozen = __import__("types").MappingProxyType
+_FORBIDDEN = _frozen({
+    "os.fork": "creating processes",
+    "os.forkpty": "creating processes",
+    "os.system": "running commands",
+    "os.exec": "running programs",
+    "os.posix_spawn": "running programs",
+    "os.spawn": "running programs",
+    "os.startfile": "running programs",
+    "subprocess.Popen": "running programs",
+    "pty.spawn": "running programs",
+    "os.kill": "sending signals",
+    "os.killpg": "sending signals",
+    "signal.pthread_kill": "sending signals",
+    "socket.__new__": "network access",
+    "socket.connect": "network access",
+    "socket.bind": "network access",
+    "socket.getaddrinfo": "network access",
+    "ctypes.dlopen": "loading native code",
+    "ctypes.dlsym": "loading native code",
+    "ctypes.call_function": "calling native code",
+    "ctypes.addressof": "raw memory access",
+    "ctypes.cdata": "raw memory access",
+    "_thread.start_new_thread": "starting threads",
+    "resource.setrlimit": "changing resource limits",
+    "resource.prlimit": "changing resource limits",
+    "gc.get_objects": "inspecting the harness",
+    "gc.get_referrers": "inspecting the harness",
+    "gc.get_referents": "inspecting the harness",
+    "os.chdir": "changing directory",
+    "os.chroot": "changing directory",
+    "os.setuid": "changing identity",
+    "os.setgid": "changing identity",
+})
+# Event -> (indexes of path arguments, indexes of dir_fd arguments; -1 there means none).
+_PATH_WRITES = _frozen({
+    "os.remove": ((0,), (1,)), "os.rmdir": ((0,), (1,)), "os.mkdir": ((0,), (2,)),
+    "os.rename": ((0, 1), (2, 3)), "os.link": ((0, 1), (2, 3)), "os.symlink": ((1,), (2,)),
+    "os.truncate": ((0,), ()), "os.chmod": ((0,), (2,)), "os.chown": ((0,), (3,)),
+    "os.utime": ((0,), (3,)), "os.mkfifo": ((0,), (2,)), "os.mknod": ((0,), (3,)),
+    "os.setxattr": ((0,), ()), "os.removexattr": ((0,), ()), "shutil.rmtree": ((0,), ()),
+    "shutil.copyfile": ((1,), ()), "shutil.copytree": ((1,), ()), "shutil.move": ((1,), ()),
+    "sqlite3.connect": ((0,), ()),
+})
+_PATH_READS = _frozen({"os.listdir": 0, "os.scandir": 0})
+
+
 def _install_audit(work):
     """Installs the policy for the rest of the child's life. It has no off switch: the harness
     itself needs nothing it forbids, and a switch would be one more thing a candidate could
@@ -499,50 +582,9 @@ def _install_audit(work):
     dir_flags = getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_PATH", 0)
     tmpfile = getattr(os, "O_TMPFILE", 0)
 
-    forbidden = {
-        "os.fork": "creating processes",
-        "os.forkpty": "creating processes",
-        "os.system": "running commands",
-        "os.exec": "running programs",
-        "os.posix_spawn": "running programs",
-        "os.spawn": "running programs",
-        "os.startfile": "running programs",
-        "subprocess.Popen": "running programs",
-        "pty.spawn": "running programs",
-        "os.kill": "sending signals",
-        "os.killpg": "sending signals",
-        "signal.pthread_kill": "sending signals",
-        "socket.__new__": "network access",
-        "socket.connect": "network access",
-        "socket.bind": "network access",
-        "socket.getaddrinfo": "network access",
-        "ctypes.dlopen": "loading native code",
-        "ctypes.dlsym": "loading native code",
-        "ctypes.call_function": "calling native code",
-        "ctypes.addressof": "raw memory access",
-        "ctypes.cdata": "raw memory access",
-        "_thread.start_new_thread": "starting threads",
-        "resource.setrlimit": "changing resource limits",
-        "resource.prlimit": "changing resource limits",
-        "gc.get_objects": "inspecting the harness",
-        "gc.get_referrers": "inspecting the harness",
-        "gc.get_referents": "inspecting the harness",
-        "os.chdir": "changing directory",
-        "os.chroot": "changing directory",
-        "os.setuid": "changing identity",
-        "os.setgid": "changing identity",
-    }
-    # Event -> (indexes of path arguments, indexes of dir_fd arguments; -1 there means none).
-    path_writes = {
-        "os.remove": ((0,), (1,)), "os.rmdir": ((0,), (1,)), "os.mkdir": ((0,), (2,)),
-        "os.rename": ((0, 1), (2, 3)), "os.link": ((0, 1), (2, 3)), "os.symlink": ((1,), (2,)),
-        "os.truncate": ((0,), ()), "os.chmod": ((0,), (2,)), "os.chown": ((0,), (3,)),
-        "os.utime": ((0,), (3,)), "os.mkfifo": ((0,), (2,)), "os.mknod": ((0,), (3,)),
-        "os.setxattr": ((0,), ()), "os.removexattr": ((0,), ()), "shutil.rmtree": ((0,), ()),
-        "shutil.copyfile": ((1,), ()), "shutil.copytree": ((1,), ()), "shutil.move": ((1,), ()),
-        "sqlite3.connect": ((0,), ()),
-    }
-    path_reads = {"os.listdir": 0, "os.scandir": 0}
+    forbidden = _FORBIDDEN
+    path_writes = _PATH_WRITES
+    path_reads = _PATH_READS
     writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
     def inside(p, roots):
@@ -890,11 +932,8 @@ def _child_main(msg, ctl_r, res_w, subdir, zygote_pid, memory_mb, progress, plan
             os.dup2(null, fd)
         os.closerange(5, 1 << 16)
         os.chdir(subdir)
-        for var in ("HOME", "TMPDIR", "TMP", "TEMP"):
-            os.environ[var] = subdir
-        import tempfile
-
-        tempfile.tempdir = subdir
+        # HOME, TMPDIR, TMP, TEMP and tempfile.tempdir name `subdir` already: the zygote set
+        # them before the fork (Zygote.point_at).
         # PR_SET_NO_NEW_PRIVS and PR_SET_DUMPABLE 0 hold already: the zygote set them for
         # itself, and a fork inherits both (_harden).
         _set_limits(memory_mb)
@@ -1078,6 +1117,7 @@ class Zygote:
         # Directories of dead children found exactly as they were made (see release_dir), for the
         # next children: on ext4 a mkdir and an rmdir cost ~0.2 ms a candidate; the checks ~20 us.
         self.spare = []
+        self.env_dir = None
         self.dir_states = {}
         self.pending = b""
         # Seconds spent blocked writing to the host (a host too busy to read), and when the
@@ -1153,6 +1193,19 @@ class Zygote:
         self.release_dir(subdir)
         return status, usage.ru_utime + usage.ru_stime
 
+    def point_at(self, subdir):
+        """Points the environment and tempfile at the next child's directory, in the zygote:
+        done in each child, it cost ~40 copied pages a candidate; here it is done only when the
+        directory differs from the last child's (a reused directory is the same)."""
+        if subdir == self.env_dir:
+            return
+        for var in ("HOME", "TMPDIR", "TMP", "TEMP"):
+            os.environ[var] = subdir
+        import tempfile
+
+        tempfile.tempdir = subdir
+        self.env_dir = subdir
+
     def new_dir(self):
         if self.spare:
             return self.spare.pop()
@@ -1205,6 +1258,7 @@ class Zygote:
         self.end_child(wait=False)
         self.reap(block=len(self.zombies) > 8)
         subdir = self.new_dir()
+        self.point_at(subdir)
         ctl_r, ctl_w = os.pipe()
         res_r, res_w = os.pipe()
         me = os.getpid()

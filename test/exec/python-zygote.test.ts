@@ -1,5 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -213,4 +214,47 @@ describe('python zygote: threading and random in children', () => {
     const draws = [1, 2, 3].map((i) => JSON.stringify(matrix.outcomes[i]?.[0]));
     expect(new Set(draws).size).toBe(3);
   });
+});
+
+describe('python zygote: descriptors', () => {
+  // Python 3.9 closes descriptors one number at a time; the child lists the open ones instead.
+  // Checked on each interpreter found here: python3, and 3.9 / 3.10 on PATH or under pyenv.
+  const pyenv = join(process.env.PYENV_ROOT ?? join(homedir(), '.pyenv'), 'versions');
+  const fromPyenv = existsSync(pyenv)
+    ? readdirSync(pyenv)
+        .filter((v) => /^3\.(9|10)\./.test(v))
+        .map((v) => join(pyenv, v, 'bin', 'python3'))
+    : [];
+  const interpreters = ['python3', 'python3.9', 'python3.10', ...fromPyenv].flatMap((name) => {
+    const found = spawnSync(name, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+    return found.status === 0 ? [found.stdout.trim()] : [];
+  });
+
+  it.each([...new Set(interpreters)])(
+    'should leave a candidate no descriptor above 4 under %s',
+    async (exe) => {
+      // Arrange
+      configurePython({ python: exe, workers: 1 });
+      const probe = [
+        'import os',
+        'def f(x):',
+        '    open_fds = []',
+        '    for fd in range(1024):',
+        '        try:',
+        '            os.fstat(fd)',
+        '            open_fds.append(fd)',
+        '        except OSError:',
+        '            pass',
+        '    return open_fds',
+        '',
+      ].join('\n');
+
+      // Act
+      const matrix = await run(task, python([probe, `${probe}# again\n`]), [[1]]);
+
+      // Assert
+      expect(values(matrix.outcomes[0])).toEqual([[0, 1, 2, 3, 4]]);
+      expect(values(matrix.outcomes[1])).toEqual([[0, 1, 2, 3, 4]]);
+    },
+  );
 });

@@ -1556,7 +1556,8 @@ def _progress_counter(path):
 def _add_site_packages():
     """The host starts the worker with -S, so `site` ran nothing: this adds what it would have
     added to sys.path (the installation's or virtualenv's site-packages, and the directories that
-    .pth files there name) without executing the `import` lines of .pth files. Those lines run
+    .pth files there name) without executing the `import` lines of .pth files (nor
+    `sitecustomize`/`usercustomize`, which `site` would import). Those lines run
     arbitrary start-up code (setuptools' distutils shim, certificate hooks, coverage or debugger
     start-up) that no candidate needs, and what they import and allocate would be in every child:
     each fork copies the zygote's page tables, and every page a child touches is copied. An

@@ -391,6 +391,31 @@ def _value_wire(r, max_chars):
         return "[0,true]" if r else "[0,false]"
     if r is None:
         return "[0,null]"
+    # Common small results, encoded as encode() would but without the recursion-limit and
+    # output-room bookkeeping, which costs more than the text for them: their size is bounded
+    # here, so the length check below is all the output limit needs.
+    s = None
+    if t is float:
+        s = '{"$float":' + (repr(r) if r - r == 0 else '"' + _special(r) + '"') + "}"
+    elif t is str:
+        if len(r) <= _SMALL:
+            s = _esc(r)
+    elif t is list and len(r) <= _SMALL:
+        if not r:
+            s = "[]"
+        else:
+            types = set(map(type, r))
+            if len(types) == 1:
+                only = types.pop()
+                if only is int:
+                    if -MAX_SAFE <= min(r) and max(r) <= MAX_SAFE:
+                        s = "[" + ",".join(map(repr, r)) + "]"
+                elif only is str and sum(map(len, r)) <= _SMALL:
+                    s = _str_list(r)
+    if s is not None:
+        if len(s) > max_chars:
+            return _too_large(max_chars)
+        return "[0," + s + "]"
     limit = sys.getrecursionlimit()
     try:
         if limit > 2000:
@@ -419,11 +444,19 @@ def _value_wire(r, max_chars):
         if limit > 2000:
             sys.setrecursionlimit(limit)
     if s is None or len(s) > max_chars:
-        return _error_wire(
-            WIRE_ERROR, "OutputTooLarge",
-            "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
-        )
+        return _too_large(max_chars)
     return "[0," + s + "]"
+
+
+# Results at most this long (characters of a string, items of a list) take _value_wire's short way.
+_SMALL = 4096
+
+
+def _too_large(max_chars):
+    return _error_wire(
+        WIRE_ERROR, "OutputTooLarge",
+        "the value is larger than the %d-byte output limit (raise maxOutputBytes to allow it)" % max_chars,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -477,6 +510,56 @@ def _readable_roots():
 _READABLE = _readable_roots()
 
 
+# What the audit hook refuses and checks, built once in the zygote (building them in each child
+# cost ~20 copied pages a candidate). Read-only views: the hook holds these, and a candidate that
+# reaches one (through a frame) cannot change it.
+_frozen = __import__("types").MappingProxyType
+_FORBIDDEN = _frozen({
+    "os.fork": "creating processes",
+    "os.forkpty": "creating processes",
+    "os.system": "running commands",
+    "os.exec": "running programs",
+    "os.posix_spawn": "running programs",
+    "os.spawn": "running programs",
+    "os.startfile": "running programs",
+    "subprocess.Popen": "running programs",
+    "pty.spawn": "running programs",
+    "os.kill": "sending signals",
+    "os.killpg": "sending signals",
+    "signal.pthread_kill": "sending signals",
+    "socket.__new__": "network access",
+    "socket.connect": "network access",
+    "socket.bind": "network access",
+    "socket.getaddrinfo": "network access",
+    "ctypes.dlopen": "loading native code",
+    "ctypes.dlsym": "loading native code",
+    "ctypes.call_function": "calling native code",
+    "ctypes.addressof": "raw memory access",
+    "ctypes.cdata": "raw memory access",
+    "_thread.start_new_thread": "starting threads",
+    "resource.setrlimit": "changing resource limits",
+    "resource.prlimit": "changing resource limits",
+    "gc.get_objects": "inspecting the harness",
+    "gc.get_referrers": "inspecting the harness",
+    "gc.get_referents": "inspecting the harness",
+    "os.chdir": "changing directory",
+    "os.chroot": "changing directory",
+    "os.setuid": "changing identity",
+    "os.setgid": "changing identity",
+})
+# Event -> (indexes of path arguments, indexes of dir_fd arguments; -1 there means none).
+_PATH_WRITES = _frozen({
+    "os.remove": ((0,), (1,)), "os.rmdir": ((0,), (1,)), "os.mkdir": ((0,), (2,)),
+    "os.rename": ((0, 1), (2, 3)), "os.link": ((0, 1), (2, 3)), "os.symlink": ((1,), (2,)),
+    "os.truncate": ((0,), ()), "os.chmod": ((0,), (2,)), "os.chown": ((0,), (3,)),
+    "os.utime": ((0,), (3,)), "os.mkfifo": ((0,), (2,)), "os.mknod": ((0,), (3,)),
+    "os.setxattr": ((0,), ()), "os.removexattr": ((0,), ()), "shutil.rmtree": ((0,), ()),
+    "shutil.copyfile": ((1,), ()), "shutil.copytree": ((1,), ()), "shutil.move": ((1,), ()),
+    "sqlite3.connect": ((0,), ()),
+})
+_PATH_READS = _frozen({"os.listdir": 0, "os.scandir": 0})
+
+
 def _install_audit(work):
     """Installs the policy for the rest of the child's life. It has no off switch: the harness
     itself needs nothing it forbids, and a switch would be one more thing a candidate could
@@ -499,50 +582,9 @@ def _install_audit(work):
     dir_flags = getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_PATH", 0)
     tmpfile = getattr(os, "O_TMPFILE", 0)
 
-    forbidden = {
-        "os.fork": "creating processes",
-        "os.forkpty": "creating processes",
-        "os.system": "running commands",
-        "os.exec": "running programs",
-        "os.posix_spawn": "running programs",
-        "os.spawn": "running programs",
-        "os.startfile": "running programs",
-        "subprocess.Popen": "running programs",
-        "pty.spawn": "running programs",
-        "os.kill": "sending signals",
-        "os.killpg": "sending signals",
-        "signal.pthread_kill": "sending signals",
-        "socket.__new__": "network access",
-        "socket.connect": "network access",
-        "socket.bind": "network access",
-        "socket.getaddrinfo": "network access",
-        "ctypes.dlopen": "loading native code",
-        "ctypes.dlsym": "loading native code",
-        "ctypes.call_function": "calling native code",
-        "ctypes.addressof": "raw memory access",
-        "ctypes.cdata": "raw memory access",
-        "_thread.start_new_thread": "starting threads",
-        "resource.setrlimit": "changing resource limits",
-        "resource.prlimit": "changing resource limits",
-        "gc.get_objects": "inspecting the harness",
-        "gc.get_referrers": "inspecting the harness",
-        "gc.get_referents": "inspecting the harness",
-        "os.chdir": "changing directory",
-        "os.chroot": "changing directory",
-        "os.setuid": "changing identity",
-        "os.setgid": "changing identity",
-    }
-    # Event -> (indexes of path arguments, indexes of dir_fd arguments; -1 there means none).
-    path_writes = {
-        "os.remove": ((0,), (1,)), "os.rmdir": ((0,), (1,)), "os.mkdir": ((0,), (2,)),
-        "os.rename": ((0, 1), (2, 3)), "os.link": ((0, 1), (2, 3)), "os.symlink": ((1,), (2,)),
-        "os.truncate": ((0,), ()), "os.chmod": ((0,), (2,)), "os.chown": ((0,), (3,)),
-        "os.utime": ((0,), (3,)), "os.mkfifo": ((0,), (2,)), "os.mknod": ((0,), (3,)),
-        "os.setxattr": ((0,), ()), "os.removexattr": ((0,), ()), "shutil.rmtree": ((0,), ()),
-        "shutil.copyfile": ((1,), ()), "shutil.copytree": ((1,), ()), "shutil.move": ((1,), ()),
-        "sqlite3.connect": ((0,), ()),
-    }
-    path_reads = {"os.listdir": 0, "os.scandir": 0}
+    forbidden = _FORBIDDEN
+    path_writes = _PATH_WRITES
+    path_reads = _PATH_READS
     writes = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
     def inside(p, roots):
@@ -681,6 +723,15 @@ def _block_process_creation():
                      "_start_joinable_thread"):
             if hasattr(module, name):
                 setattr(module, name, refuser("starting threads"))
+    # threading registered _after_fork to run in every child of a fork: Python code that rebuilds
+    # the module's locks and thread table, touching (so copying) ~100 of the zygote's pages a
+    # child. The zygote has one thread and holds none of those locks when it forks, and a child
+    # cannot start threads, so the table and locks it inherits are already right. The registered
+    # function cannot be unregistered; its code is emptied instead (random's reseed, which keeps
+    # children's random streams apart, still runs).
+    after_fork = getattr(threading, "_after_fork", None)
+    if type(after_fork) is type(_block_process_creation):
+        after_fork.__code__ = (lambda: None).__code__
 
 
 # ---------------------------------------------------------------------------------------------
@@ -790,6 +841,7 @@ class Child:
         fn = self.fn
         max_chars = msg["maxOutputBytes"]
         invalid = frozenset(msg["invalid"])
+        heads = {}
         end = msg["to"]
         plans, shared, progress = self.plans, self.shared, self.progress
         perf, send = time.perf_counter, self.send
@@ -820,7 +872,7 @@ class Child:
             try:
                 r = fn(*args)
             except BaseException as e:
-                append(_exception_wire(e, invalid))
+                append(_exception_wire(e, invalid, heads))
                 del e
             else:
                 wire = _value_wire(r, max_chars)
@@ -838,12 +890,52 @@ def _class_name(e):
         return "BaseException"
 
 
-def _exception_wire(e, invalid):
+def _exception_head(e, invalid):
+    """The start of an exception's wire, up to its message: `[kind,"Class",`."""
     try:
         kind = WIRE_INVALID if invalid and not invalid.isdisjoint(c.__name__ for c in type(e).__mro__) else WIRE_ERROR
     except BaseException:
         kind = WIRE_ERROR
-    return _error_wire(kind, _class_name(e), e)
+    return "[" + str(kind) + "," + _esc(_class_name(e)) + ","
+
+
+# Built-in exception classes, by id: static types whose name and bases nobody can change, so the
+# head of their wire is the same for every call of a run and is kept (`heads`, one dict a run).
+# Most calls of a reference filter raise one of these for the inputs it rejects. Keyed by id, not
+# by class: a candidate's metaclass cannot make its class compare or hash equal to one of them.
+_BUILTIN_EXCEPTIONS = frozenset(
+    id(v) for v in vars(builtins).values() if isinstance(v, type) and issubclass(v, BaseException)
+)
+
+
+def _exception_wire(e, invalid, heads=None):
+    t = id(type(e))
+    head = None if heads is None else heads.get(t)
+    if head is None:
+        head = _exception_head(e, invalid)
+        if heads is not None and t in _BUILTIN_EXCEPTIONS:
+            heads[t] = head
+    return head + _esc(_text(e)) + "]"
+
+
+def _close_from(low):
+    """Closes every descriptor from `low` up. Python >= 3.10 does it with one close_range(2);
+    3.9's closerange closes each number in turn (65,536 system calls, ~15 ms a child), so
+    there the open ones are listed first."""
+    if sys.version_info >= (3, 10):
+        os.closerange(low, 1 << 16)
+        return
+    try:
+        fds = [int(n) for n in os.listdir("/proc/self/fd")]
+    except (OSError, ValueError):
+        os.closerange(low, 1 << 16)
+        return
+    for fd in fds:
+        if fd >= low:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 def _child_main(msg, ctl_r, res_w, subdir, zygote_pid, memory_mb, progress, plans, shared, run):
@@ -858,13 +950,10 @@ def _child_main(msg, ctl_r, res_w, subdir, zygote_pid, memory_mb, progress, plan
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        os.closerange(5, 1 << 16)
+        _close_from(5)
         os.chdir(subdir)
-        for var in ("HOME", "TMPDIR", "TMP", "TEMP"):
-            os.environ[var] = subdir
-        import tempfile
-
-        tempfile.tempdir = subdir
+        # HOME, TMPDIR, TMP, TEMP and tempfile.tempdir name `subdir` already: the zygote set
+        # them before the fork (Zygote.point_at).
         # PR_SET_NO_NEW_PRIVS and PR_SET_DUMPABLE 0 hold already: the zygote set them for
         # itself, and a fork inherits both (_harden).
         _set_limits(memory_mb)
@@ -993,6 +1082,28 @@ def _rmtree(path):
     shutil.rmtree(path, ignore_errors=True)
 
 
+def _dir_state(path):
+    """Everything a candidate could change about its directory's own inode, bar its entries and
+    extended attributes (checked apart): a dead child's directory is given to the next child only
+    if this is what it was when the zygote last checked it."""
+    st = os.lstat(path)
+    return (st.st_dev, st.st_ino, st.st_mode, st.st_uid, st.st_gid, st.st_nlink, st.st_atime_ns,
+            st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _no_xattrs(path):
+    try:
+        return not os.listxattr(path, follow_symlinks=False)
+    except OSError as e:
+        # A file system without extended attributes: none can have been set.
+        return e.errno in (_errno.ENOTSUP, _errno.EOPNOTSUPP)
+    except AttributeError:
+        return True
+
+
+_errno = __import__("errno")
+
+
 def _run_backstop_ms(run):
     """The CPU time a run may take before RLIMIT_CPU ends its child (see _cpu_backstop)."""
     timeout_ms = run["timeoutMs"]
@@ -1023,6 +1134,11 @@ class Zygote:
         self.child = None  # (pid, ctl fd, res fd, dir, key)
         self.zombies = []
         self.count = 0
+        # Directories of dead children found exactly as they were made (see release_dir), for the
+        # next children: on ext4 a mkdir and an rmdir cost ~0.2 ms a candidate; the checks ~20 us.
+        self.spare = []
+        self.env_dir = None
+        self.dir_states = {}
         self.pending = b""
         # Seconds spent blocked writing to the host (a host too busy to read), and when the
         # host last heard from this zygote.
@@ -1094,8 +1210,49 @@ class Zygote:
             self.zombies.append((pid, subdir))
             return None
         _, status, usage = os.wait4(pid, 0)
-        _rmtree(subdir)
+        self.release_dir(subdir)
         return status, usage.ru_utime + usage.ru_stime
+
+    def point_at(self, subdir):
+        """Points the environment and tempfile at the next child's directory, in the zygote:
+        done in each child, it cost ~40 copied pages a candidate; here it is done only when the
+        directory differs from the last child's (a reused directory is the same)."""
+        if subdir == self.env_dir:
+            return
+        for var in ("HOME", "TMPDIR", "TMP", "TEMP"):
+            os.environ[var] = subdir
+        import tempfile
+
+        tempfile.tempdir = subdir
+        self.env_dir = subdir
+
+    def new_dir(self):
+        if self.spare:
+            return self.spare.pop()
+        self.count += 1
+        subdir = os.path.join(self.workdir, "c%d" % self.count)
+        os.mkdir(subdir, 0o700)
+        self.dir_states[subdir] = _dir_state(subdir)
+        return subdir
+
+    def release_dir(self, subdir):
+        """A dead child's directory: kept for the next child if nothing of it changed (same inode,
+        mode, owner, link count and times as when it was made or last checked, no entries, no
+        extended attributes), else removed. No process can change it meanwhile: its child is dead
+        and no other child may write outside its own directory. Times are compared because a
+        candidate could set them (os.utime) for the next one to read; entries and attributes are
+        listed because a change within one tick of the file system's clock keeps the times."""
+        state = self.dir_states.pop(subdir, None)
+        try:
+            if (state is not None and len(self.spare) < 4 and _dir_state(subdir) == state
+                    and not os.listdir(subdir) and _no_xattrs(subdir)):
+                # Listing it may have set its access time: the state to compare next time.
+                self.dir_states[subdir] = _dir_state(subdir)
+                self.spare.append(subdir)
+                return
+        except OSError:
+            pass
+        _rmtree(subdir)
 
     def reap(self, block=False):
         """Reaps children killed earlier and removes their directories."""
@@ -1106,7 +1263,7 @@ class Zygote:
             except ChildProcessError:
                 done = pid
             if done:
-                _rmtree(subdir)
+                self.release_dir(subdir)
             else:
                 left.append((pid, subdir))
         self.zombies = left
@@ -1120,9 +1277,8 @@ class Zygote:
         carried = run if type(run) is dict and run.get("inputs") == self.inputs_key else None
         self.end_child(wait=False)
         self.reap(block=len(self.zombies) > 8)
-        self.count += 1
-        subdir = os.path.join(self.workdir, "c%d" % self.count)
-        os.mkdir(subdir, 0o700)
+        subdir = self.new_dir()
+        self.point_at(subdir)
         ctl_r, ctl_w = os.pipe()
         res_r, res_w = os.pipe()
         me = os.getpid()
@@ -1397,6 +1553,70 @@ def _progress_counter(path):
     return [0]
 
 
+def _add_site_packages():
+    """The host starts the worker with -S, so `site` ran nothing: this adds what it would have
+    added to sys.path (the installation's or virtualenv's site-packages, and the directories that
+    .pth files there name) without executing the `import` lines of .pth files (nor
+    `sitecustomize`/`usercustomize`, which `site` would import). Those lines run
+    arbitrary start-up code (setuptools' distutils shim, certificate hooks, coverage or debugger
+    start-up) that no candidate needs, and what they import and allocate would be in every child:
+    each fork copies the zygote's page tables, and every page a child touches is copied. An
+    editable install whose .pth only imports a finder is therefore not importable by candidates;
+    one that names a directory is. Also installs `exit`, `quit`, `help`, `copyright`, `credits`
+    and `license` as `site` does, so candidates see the same builtins. Does nothing without -S
+    (bench/floor.py imports this module in a normal interpreter)."""
+    if not sys.flags.no_site:
+        return
+    import site  # with -S, importing site runs nothing
+
+    exe_dir = os.path.dirname(os.path.abspath(sys.executable))
+    prefixes = [sys.prefix, sys.exec_prefix]
+    # A virtualenv, as site.venv() finds it (Python < 3.11 sets sys.prefix there, not at start-up).
+    for conf in (os.path.join(exe_dir, "pyvenv.cfg"), os.path.join(os.path.dirname(exe_dir), "pyvenv.cfg")):
+        if os.path.isfile(conf):
+            system_site = "true"
+            with open(conf, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    key, eq, value = line.partition("=")
+                    if eq and key.strip().lower() == "include-system-site-packages":
+                        system_site = value.strip().lower()
+            venv = os.path.dirname(exe_dir)
+            sys.prefix = sys.exec_prefix = venv
+            prefixes = [venv] + ([sys.base_prefix, sys.base_exec_prefix] if system_site == "true" else [])
+            break
+    known = set(os.path.normcase(os.path.abspath(p)) for p in sys.path if p)
+
+    def add(d, exists=os.path.isdir):
+        key = os.path.normcase(d)
+        if key not in known and exists(d):
+            known.add(key)
+            sys.path.append(d)
+            return True
+        return False
+
+    for sitedir in site.getsitepackages(prefixes):
+        sitedir = os.path.abspath(sitedir)
+        if not add(sitedir):
+            continue
+        try:
+            names = sorted(n for n in os.listdir(sitedir) if n.endswith(".pth") and not n.startswith("."))
+        except OSError:
+            continue
+        for name in names:
+            try:
+                with open(os.path.join(sitedir, name), encoding="utf-8", errors="replace") as f:
+                    lines = f.read().splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                if not line.strip() or line.startswith(("#", "import ", "import\t")):
+                    continue
+                add(os.path.abspath(os.path.join(sitedir, line.rstrip())), os.path.exists)
+    site.setquit()
+    site.setcopyright()
+    site.sethelper()
+
+
 # Modules candidates commonly import, loaded once here so that every child starts with them.
 _WARM = ("collections", "itertools", "functools", "heapq", "bisect", "re", "string", "typing",
          "fractions", "decimal", "statistics", "datetime", "random", "copy", "operator", "hashlib",
@@ -1408,6 +1628,10 @@ def main():
     parent = os.getppid()
     _die_with_parent(parent)
     _harden()
+    _add_site_packages()
+    # Readable by candidates: the installation, now with its site-packages.
+    global _READABLE
+    _READABLE = _readable_roots()
     rfile = os.fdopen(3, "rb", buffering=1 << 16)
     # Resolved once: each child's directory is made under it, and its audit hook compares
     # resolved paths with it.

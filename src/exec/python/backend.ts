@@ -38,7 +38,9 @@ export const pythonBackend: Backend = {
     const runtime = await checkPython(options.python, options.source);
     const pool = poolFor(
       {
-        command: [runtime.executable, '-s', '-B', harnessPath()],
+        // -S: no `site` at start-up; the harness adds site-packages itself without running the
+        // `import` lines of .pth files, whose imports would enlarge every fork (see _add_site_packages).
+        command: [runtime.executable, '-S', '-s', '-B', harnessPath()],
         memoryMb: addressSpaceMb(ctx.limits.memoryMb),
         env: PYTHON_ENV,
         trustedValues: true,

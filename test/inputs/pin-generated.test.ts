@@ -49,7 +49,7 @@ describe('generated inputs pinned', () => {
         for (const task of tasks) actual[profile][task.taskId] = await hashOf(task, profile);
       }
       if (process.env.CROSSCHECK_UPDATE_PIN === '1') {
-        writeFileSync(fixture, `${JSON.stringify({ seed: SEED, draws: DRAWS, ...actual }, null, 1)}\n`);
+        writeFileSync(fixture, `${JSON.stringify({ seed: SEED, draws: DRAWS, ...actual }, null, 2)}\n`);
       }
       // Assert: per task, so a failure names the task and profile whose inputs changed.
       const expected = JSON.parse(readFileSync(fixture, 'utf8')) as Pins & { seed: number; draws: number };

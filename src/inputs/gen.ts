@@ -94,8 +94,15 @@ class FixedBias<T> extends fc.Arbitrary<T> {
   }
   generate(mrng: fc.Random): fc.Value<T> {
     const value = this.inner.generate(mrng, this.bias);
-    if (typeof value.value_ === 'object' && value.value_ !== null)
-      this.contexts.set(value.value_, value.context);
+    const x = value.value_;
+    // A value the arbitrary shrinks without its context needs no entry: a WeakMap entry per draw
+    // (tens of thousands per task) costs the collector more than the check.
+    if (
+      typeof x === 'object' &&
+      x !== null &&
+      (value.context !== undefined || !this.inner.canShrinkWithoutContext(x))
+    )
+      this.contexts.set(x, value.context);
     return value;
   }
   canShrinkWithoutContext(value: unknown): value is T {

@@ -118,6 +118,28 @@ describe('difftrust tree mutation', () => {
     );
   });
 
+  it('should mutate a string argument as the reference does, many times over, on any string', () => {
+    // Arrange: string roots take a path of their own (no node walk), mutated up to 60 times.
+    const strings = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.string({ unit: 'binary-ascii', maxLength: 200 }),
+      fc.string({ unit: 'binary', maxLength: 10 }),
+    );
+    // Act / Assert
+    fc.assert(
+      fc.property(strings, fc.integer({ min: 0, max: 60 }), fc.integer(), (s, count, seed) => {
+        for (const [fast, reference, stateA, stateB] of fc.sample(new BothMutators(s, count), {
+          seed,
+          numRuns: 10,
+        })) {
+          expect(fast).toBe(reference);
+          expect(stateA).toBe(stateB);
+        }
+      }),
+      { seed: 20261126, numRuns: 300 },
+    );
+  });
+
   it('should leave earlier draws unchanged when later draws mutate them or the same seed', () => {
     // Arrange: nested lists, where a change in place would show through shared parts.
     const nested = fc.array(fc.oneof(fc.integer(), fc.array(fc.array(fc.integer(), { maxLength: 3 }))), {

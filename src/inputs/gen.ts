@@ -94,8 +94,15 @@ class FixedBias<T> extends fc.Arbitrary<T> {
   }
   generate(mrng: fc.Random): fc.Value<T> {
     const value = this.inner.generate(mrng, this.bias);
-    if (typeof value.value_ === 'object' && value.value_ !== null)
-      this.contexts.set(value.value_, value.context);
+    const x = value.value_;
+    // A value the arbitrary shrinks without its context needs no entry: a WeakMap entry per draw
+    // (tens of thousands per task) costs the collector more than the check.
+    if (
+      typeof x === 'object' &&
+      x !== null &&
+      (value.context !== undefined || !this.inner.canShrinkWithoutContext(x))
+    )
+      this.contexts.set(x, value.context);
     return value;
   }
   canShrinkWithoutContext(value: unknown): value is T {
@@ -228,42 +235,54 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
       const size = Math.min(MAX_BATCH, maxDraws - drawn, Math.max(64, Math.ceil((need / keepRate) * 1.2)));
       const batch = this.#draw(size, mixSeed(seed, round), where);
       drawn += batch.length;
-      const keys = batch.map((args) => argsKey(args));
-      const fresh: A[] = [];
-      const freshKeys: string[] = [];
+      // Parallel arrays, not an object per draw: a batch holds up to 20,000 draws.
+      const keys: string[] = new Array(batch.length);
+      let survivors: A[] = [];
+      let survivorKeys: string[] = [];
       const pending = new Set<string>();
-      batch.forEach((args, i) => {
-        const key = keys[i] as string;
+      for (let i = 0; i < batch.length; i++) {
+        const args = batch[i] as A;
+        const key = argsKey(args);
+        keys[i] = key;
         if (status.has(key) || pending.has(key)) duplicates++;
         else {
           pending.add(key);
-          fresh.push(args);
-          freshKeys.push(key);
+          survivors.push(args);
+          survivorKeys.push(key);
         }
-      });
-      let survivors = fresh.map((args, i) => ({ args, key: freshKeys[i] as string }));
+      }
       for (const check of this.#checks) {
         if (survivors.length === 0) break;
-        const verdicts = await check.test(
-          survivors.map((s) => s.args),
-          signal,
-        );
-        survivors = survivors.filter(({ args, key }, i) => {
+        const verdicts = await check.test(survivors, signal);
+        const keptArgs: A[] = [];
+        const keptKeys: string[] = [];
+        // One reason string per verdict, not one per rejected draw.
+        const reasons = new Map<string, string>();
+        for (let i = 0; i < survivors.length; i++) {
+          const args = survivors[i] as A;
+          const key = survivorKeys[i] as string;
           const verdict = verdicts[i];
-          if (verdict === true) return true;
-          if (typeof verdict === 'object') {
-            referenceOf.set(args, verdict);
-            return true;
+          if (verdict === true || typeof verdict === 'object') {
+            if (typeof verdict === 'object') referenceOf.set(args, verdict);
+            keptArgs.push(args);
+            keptKeys.push(key);
+            continue;
           }
-          const reason = `${check.label}: ${verdict}`;
+          let reason = reasons.get(verdict as string);
+          if (reason === undefined) {
+            reason = `${check.label}: ${verdict}`;
+            reasons.set(verdict as string, reason);
+          }
           rejected[reason] = (rejected[reason] ?? 0) + 1;
           status.set(key, reason);
-          return false;
-        });
+        }
+        survivors = keptArgs;
+        survivorKeys = keptKeys;
       }
-      for (const { args, key } of survivors) {
+      for (let i = 0; i < survivors.length; i++) {
+        const key = survivorKeys[i] as string;
         status.set(key, -1);
-        valid.set(key, args);
+        valid.set(key, survivors[i] as A);
       }
       // The valid draws in draw order, up to n: rejection sampling, so they are i.i.d. from the
       // filtered distribution, duplicates included.

@@ -1,4 +1,4 @@
-import { FrozenSet, PyDict, PyFloat, pyFloat, tuple } from '../values/index.ts';
+import { FrozenSet, PyDict, PyFloat, pyFloat, Tuple, tuple } from '../values/index.ts';
 import { childrenOf, isContainer, replaceAt } from './mutation-tree.ts';
 import type { Rng } from './rng.ts';
 import type { NumberHint, Shape, StringHint } from './shape.ts';
@@ -264,9 +264,35 @@ const mutateFloat = (x: number, hint: NumberHint | undefined, rng: Rng): number 
   return hint && hint.pool.length > 0 ? rng.pick(hint.pool) : Math.round(x);
 };
 
-const wordSpans = (s: string): Array<[number, number]> => {
+/**
+ * Whether a UTF-16 code unit is what `\s` matches in a regular expression (ECMAScript white space
+ * and line terminators): a scan with it finds the `\S+` runs without a match object per word.
+ */
+export const isSpaceUnit = (c: number): boolean =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  (c >= 0xa0 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
+
+/** The `\S+` runs of `s`, as [start, end) pairs. @internal */
+export const wordSpans = (s: string): Array<[number, number]> => {
   const spans: Array<[number, number]> = [];
-  for (const m of s.matchAll(/\S+/g)) spans.push([m.index, m.index + m[0].length]);
+  let start = -1;
+  for (let i = 0; i < s.length; i++) {
+    if (isSpaceUnit(s.charCodeAt(i))) {
+      if (start >= 0) spans.push([start, i]);
+      start = -1;
+    } else if (start < 0) start = i;
+  }
+  if (start >= 0) spans.push([start, s.length]);
   return spans;
 };
 
@@ -454,7 +480,8 @@ const mutateFlat = (v: unknown[], shape: Shape | null, ctx: TypedContext): unkno
   if (id === 0) return mutateNode({ value: v, shape }, ctx);
   const child = childShape(shapeFor(shape, v), v, id - 1);
   const next = mutateNode({ value: v[id - 1], shape: child }, ctx);
-  const items = v.slice();
+  // Not a Tuple's own slice(): it goes through Symbol.species and builds a second Tuple.
+  const items = v instanceof Tuple ? Array.from(v) : (v as unknown[]).slice();
   items[id - 1] = next;
   return sameSequence(v, items);
 };
@@ -470,6 +497,11 @@ export const mutateTyped = (
   for (let i = 0; i < count; i++) {
     if (isFlatSequence(current)) {
       current = mutateFlat(current, shape, ctx);
+      continue;
+    }
+    if (!isContainer(current)) {
+      // The table of a leaf has one node and no container: nothing to draw.
+      current = mutateNode({ value: current, shape }, ctx);
       continue;
     }
     const table = new NodeTable(current, shape);

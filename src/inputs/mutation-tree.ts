@@ -1,3 +1,4 @@
+import { FrozenSet, PyFloat, Tuple } from '../values/index.ts';
 import { kindOf, sameMap, sameSequence, sameSet } from './value-kind.ts';
 
 /**
@@ -14,15 +15,6 @@ export interface Node {
   readonly keyed: boolean;
 }
 
-/** Kinds whose children are nodes. Frozensets and opaque values are leaves; objects expose their values. */
-const descend = (kind: string): boolean =>
-  kind === 'list' ||
-  kind === 'tuple' ||
-  kind === 'set' ||
-  kind === 'dict' ||
-  kind === 'map' ||
-  kind === 'object';
-
 export const childrenOf = (v: unknown): unknown[] => {
   const kind = kindOf(v);
   if (kind === 'list' || kind === 'tuple') return v as unknown[];
@@ -36,13 +28,34 @@ export const childrenOf = (v: unknown): unknown[] => {
   return [];
 };
 
-export const isContainer = (v: unknown): boolean => descend(kindOf(v));
+/**
+ * Whether a value's children are nodes: lists, tuples, sets, dicts, maps and plain objects;
+ * frozensets and opaque values are leaves. What `kindOf` says, with the cheap tests first: this
+ * runs for every node a mutation skips.
+ */
+export const isContainer = (v: unknown): boolean => {
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) return true;
+  if (v instanceof PyFloat || v instanceof FrozenSet) return false;
+  if (v instanceof Set || v instanceof Map) return true;
+  return Object.getPrototypeOf(v) === Object.prototype;
+};
 
-/** How many nodes a value has (itself included). */
+/** How many nodes a value has (itself included). Walks containers without copying them. */
 export const countNodes = (v: unknown): number => {
-  if (!isContainer(v)) return 1;
+  if (typeof v !== 'object' || v === null) return 1;
   let n = 1;
-  for (const child of childrenOf(v)) n += countNodes(child);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      n += typeof x !== 'object' || x === null ? 1 : countNodes(x);
+    }
+    return n;
+  }
+  if (!isContainer(v)) return 1;
+  if (v instanceof Set) for (const x of v) n += countNodes(x);
+  else if (v instanceof Map) for (const [k, x] of v) n += countNodes(k) + countNodes(x);
+  else for (const x of Object.values(v)) n += countNodes(x);
   return n;
 };
 
@@ -88,7 +101,9 @@ export const rebuild = (like: unknown, children: unknown[]): unknown => {
 /** A copy of `root` with the node at `path` replaced. */
 export const replaceAt = (root: unknown, path: readonly number[], value: unknown, depth = 0): unknown => {
   if (depth === path.length) return value;
-  const children = childrenOf(root).slice();
+  // A tuple's own slice() goes through Symbol.species and builds a second Tuple; a plain copy is
+  // enough, rebuild makes the one Tuple.
+  const children = root instanceof Tuple ? Array.from(root) : childrenOf(root).slice();
   const i = path[depth] as number;
   children[i] = replaceAt(children[i], path, value, depth + 1);
   return rebuild(root, children);

@@ -8,6 +8,10 @@
  * candidate, no encoding, no transport and no comparison. It prints wall and CPU time of both
  * (CPU: user + system of this process and of every process below it), their ratios, and where
  * the benchmark's CPU time went. Ends with one JSON line {"cpuOverFloor", "wallOverFloor", ...}.
+ *
+ *   npm run bench:floor -- [--tasks HumanEval/123,HumanEval/129] [--models gpt_4o,gpt_3_5|all]
+ *
+ * Other tasks and models show where a larger run's time goes (the defaults are issue 18's).
  */
 import {
   existsSync,
@@ -20,8 +24,15 @@ import {
 } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { type DatasetTask, loadCandidates, resolveBenchOptions, runBench } from '../src/bench/index.ts';
+import {
+  type DatasetTask,
+  listModels,
+  loadCandidates,
+  resolveBenchOptions,
+  runBench,
+} from '../src/bench/index.ts';
 import { benchPhases, cpuNowMs, resetBenchPhases } from '../src/bench/phases.ts';
 import { taskInputs } from '../src/bench/task-inputs.ts';
 import { fromSources } from '../src/candidates/index.ts';
@@ -29,16 +40,35 @@ import { confine, resolveIsolation } from '../src/exec/isolation/index.ts';
 import { checkPython, closePythonWorkers } from '../src/exec/python/index.ts';
 import { encode } from '../src/values/index.ts';
 
-const TASKS = [0, 1, 10, 11, 19, 24, 67, 77, 81, 89, 113, 119, 127, 130, 135, 144, 145, 152, 155, 159].map(
-  (k) => `HumanEval/${k}`,
-);
-const MODELS = ['gpt_4o', 'llama_3_1_8b_instruct'];
+const { values: flags } = parseArgs({
+  options: { tasks: { type: 'string' }, models: { type: 'string' } },
+});
+const list = (text: string | undefined): string[] | null =>
+  text === undefined
+    ? null
+    : text
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x.length > 0);
+const TASKS =
+  list(flags.tasks) ??
+  [0, 1, 10, 11, 19, 24, 67, 77, 81, 89, 113, 119, 127, 130, 135, 144, 145, 152, 155, 159].map(
+    (k) => `HumanEval/${k}`,
+  );
 const data = resolve(process.env.CROSSCHECK_DATA ?? join(import.meta.dirname, '..', '..', 'shared', 'data'));
 if (!existsSync(join(data, 'humaneval', 'tasks.jsonl.gz'))) {
   console.error(
     `bench:floor: no HumanEval data at ${join(data, 'humaneval')}; set CROSSCHECK_DATA to the shared data directory.`,
   );
   process.exit(1);
+}
+const MODELS =
+  flags.models === 'all'
+    ? listModels(join(data, 'humaneval'))
+    : (list(flags.models) ?? ['gpt_4o', 'llama_3_1_8b_instruct']);
+if (TASKS.length === 0 || MODELS.length === 0) {
+  console.error('bench:floor: --tasks and --models take comma-separated names (--models all: every model).');
+  process.exit(2);
 }
 const dir = mkdtempSync(join(tmpdir(), 'crosscheck-floor-'));
 const benchOptions = {

@@ -230,6 +230,7 @@ export const groupByKey = (cells: readonly Cell[]): KeyGroup[] => {
 export const pairCounts = (
   cells: readonly Cell[],
   rules: Pick<CellRules, 'compare' | 'unknown'>,
+  rel: (a: Cell, b: Cell) => boolean | null = (a, b) => relate(a, b, rules.compare),
 ): { agree: number; total: number; undecided: number } => {
   // The common case, every cell known with one key (all candidates agree): every pair agrees.
   if (oneKey(cells)) {
@@ -248,7 +249,7 @@ export const pairCounts = (
       const gb = groups[b] as KeyGroup;
       // Two cells without a value or digest (errors) with different keys: no comparison needed.
       if (ga.cell.value === null && gb.cell.value === null && !ga.cell.digest && !gb.cell.digest) continue;
-      const r = relate(ga.cell, gb.cell, rules.compare);
+      const r = rel(ga.cell, gb.cell);
       if (r === true) agree += ga.count * gb.count;
       else if (r === null) undecided += ga.count * gb.count;
     }

@@ -1,16 +1,7 @@
 import { describeOutcome, type Outcome } from '../exec/index.ts';
 import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
 import type { Comparator } from '../values/index.ts';
-import {
-  type Cell,
-  CellCache,
-  type CellRules,
-  cellsAgree,
-  counts,
-  oneKey,
-  pairCounts,
-  relate,
-} from './agreement.ts';
+import { type Cell, CellCache, type CellRules, counts, oneKey, pairCounts, relate } from './agreement.ts';
 import type { Estimator } from './options.ts';
 import { seededRandom } from './rng.ts';
 
@@ -101,6 +92,9 @@ export class Accumulator {
   #referenceUnknown = 0;
   #unknownInputs = 0;
 
+  /** relate() of the input being analysed, memoised. */
+  readonly #memo: RelateMemo;
+
   /** Cells shared beyond one chunk (given), or null: then each chunk prepares its own. */
   readonly #cells: CellCache | null;
 
@@ -117,6 +111,7 @@ export class Accumulator {
     this.#unknownPer = Array.from({ length: m }, () => 0);
     this.#ran = Array.from({ length: m }, () => ({ returned: false, loadProblem: null, firstProblem: null }));
     this.#rules = rules;
+    this.#memo = new RelateMemo(rules.compare);
     this.#estimator = estimator;
     this.#random = seededRandom(seed);
   }
@@ -157,6 +152,7 @@ export class Accumulator {
     }
     const t1 = process.cpuUsage();
     const column: Cell[] = new Array(m);
+    const memo = this.#memo;
     for (let j = 0; j < count; j++) {
       for (let i = 0; i < m; i++) column[i] = (cells[i] as Cell[])[j] as Cell;
       const w = matrix.weights?.[j] ?? 1;
@@ -165,7 +161,8 @@ export class Accumulator {
       this.errorWeights.push(we);
       const uniform = oneKey(column);
       const counted = uniform ? column : column.filter((c) => counts(c, rules.unknown));
-      const { agree, total } = pairCounts(column, rules);
+      memo.reset();
+      const { agree, total } = pairCounts(column, rules, memo.relate);
       this.disagrees.push(agree < total);
       if (total === 0) {
         this.#unknownInputs++;
@@ -180,7 +177,7 @@ export class Accumulator {
         let hits = 0;
         let decided = 0;
         for (let k = 0; k < w; k++) {
-          const r = randomPairDisagrees(counted, uniform, rules.compare, this.#random);
+          const r = randomPairDisagrees(counted, uniform, memo.relate, this.#random);
           if (r === null) continue;
           decided++;
           if (r) hits++;
@@ -243,11 +240,10 @@ export class Accumulator {
     const isWrong: boolean[] = [];
     // One and the same cell throughout: one comparison with the reference decides for all.
     const first = column[0] as Cell;
-    const agreesAll =
-      uniform && column.every((c) => c === first) ? relate(first, ref, this.#rules.compare) : undefined;
+    const agreesAll = uniform && column.every((c) => c === first) ? this.#memo.relate(first, ref) : undefined;
     column.forEach((cell, i) => {
       if (!counts(cell, this.#rules.unknown)) return;
-      const agrees = agreesAll !== undefined ? agreesAll : relate(cell, ref, this.#rules.compare);
+      const agrees = agreesAll !== undefined ? agreesAll : this.#memo.relate(cell, ref);
       if (agrees === null) return;
       known++;
       isWrong.push(!agrees);
@@ -286,10 +282,9 @@ export class Accumulator {
     column.forEach((cell, i) => {
       let id = -1;
       if (cell.status === 'known') {
-        id = reps.findIndex((r) => cellsAgree(r, cell, this.#rules.compare));
+        id = reps.findIndex((r) => this.#memo.relate(r, cell) === true);
         // Undecided against some group (a digest): its group is not known (-1), like a hang's.
-        if (id < 0 && !reps.some((r) => relate(r, cell, this.#rules.compare) === null))
-          id = reps.push(cell) - 1;
+        if (id < 0 && !reps.some((r) => this.#memo.relate(r, cell) === null)) id = reps.push(cell) - 1;
       } else if (cell.status === 'failed') {
         id = reps.push(cell) - 1;
       }
@@ -315,6 +310,41 @@ export class Accumulator {
 }
 
 /**
+ * {@link relate} within one input's column, each ordered pair of cells holding values compared
+ * once: the pair counts, the groups, the random pairs and the error ask about the same few
+ * outputs again and again, and comparing two values (a tolerance in difftrust) is the costly
+ * case. Cheap cases go straight to `relate`. Cleared for each input.
+ */
+class RelateMemo {
+  readonly #compare: Comparator;
+  readonly #a: Cell[] = [];
+  readonly #b: Cell[] = [];
+  readonly #r: (boolean | null)[] = [];
+
+  constructor(compare: Comparator) {
+    this.#compare = compare;
+  }
+
+  reset(): void {
+    this.#a.length = 0;
+    this.#b.length = 0;
+    this.#r.length = 0;
+  }
+
+  readonly relate = (x: Cell, y: Cell): boolean | null => {
+    if (x.value === null || y.value === null || x.key === y.key) return relate(x, y, this.#compare);
+    const a = this.#a;
+    const b = this.#b;
+    for (let i = 0; i < a.length; i++) if (a[i] === x && b[i] === y) return this.#r[i] as boolean | null;
+    const r = relate(x, y, this.#compare);
+    a.push(x);
+    b.push(y);
+    this.#r.push(r);
+    return r;
+  };
+}
+
+/**
  * The paper's estimator: one uniformly random pair of distinct counted candidates (null:
  * undecided). `uniform`: the cells share one key, so the pair agrees (the draws are still made:
  * the stream of random numbers is the same either way).
@@ -322,14 +352,14 @@ export class Accumulator {
 const randomPairDisagrees = (
   counted: readonly Cell[],
   uniform: boolean,
-  compare: Comparator,
+  rel: (a: Cell, b: Cell) => boolean | null,
   random: () => number,
 ): boolean | null => {
   const a = Math.floor(random() * counted.length);
   let b = Math.floor(random() * (counted.length - 1));
   if (uniform) return false;
   if (b >= a) b++;
-  const r = relate(counted[a] as Cell, counted[b] as Cell, compare);
+  const r = rel(counted[a] as Cell, counted[b] as Cell);
   return r === null ? null : !r;
 };
 

@@ -308,6 +308,14 @@ export const tolerantEqual = (a: Normal, b: Normal, tol: Tolerance): boolean => 
         )
       );
     }
+    // Leaves without a tolerance: equal keys. Made here without the key for the common ones.
+    case 'str':
+    case 'bytes':
+    case 'bool':
+      return a.v === (b as typeof a).v;
+    case 'null':
+    case 'undef':
+      return true;
     default:
       return normalKey(a) === normalKey(b);
   }

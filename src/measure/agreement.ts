@@ -195,7 +195,7 @@ export const cellsDisagree = (a: Cell, b: Cell, compare: Comparator): boolean =>
   relate(a, b, compare) === false;
 
 /** Whether every cell is known and has one and the same key (then every two agree). */
-export const oneKey = (cells: readonly Cell[]): boolean => {
+const oneKey = (cells: readonly Cell[]): boolean => {
   const key = cells[0]?.key;
   if (key === null || key === undefined) return false;
   for (let i = 1; i < cells.length; i++) if ((cells[i] as Cell).key !== key) return false;

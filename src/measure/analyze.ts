@@ -1,7 +1,7 @@
 import { describeOutcome, type Outcome } from '../exec/index.ts';
 import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
 import type { Comparator } from '../values/index.ts';
-import { type Cell, CellCache, type CellRules, counts, oneKey, pairCounts, relate } from './agreement.ts';
+import { type Cell, CellCache, type CellRules, counts, pairCounts, relate } from './agreement.ts';
 import type { Estimator } from './options.ts';
 import { seededRandom } from './rng.ts';
 
@@ -159,8 +159,7 @@ export class Accumulator {
       const we = matrix.errorWeights?.[j] ?? w;
       this.weights.push(w);
       this.errorWeights.push(we);
-      const uniform = oneKey(column);
-      const counted = uniform ? column : column.filter((c) => counts(c, rules.unknown));
+      const counted = column.filter((c) => counts(c, rules.unknown));
       memo.reset();
       const { agree, total } = pairCounts(column, rules, memo.relate);
       this.disagrees.push(agree < total);
@@ -177,15 +176,15 @@ export class Accumulator {
         let hits = 0;
         let decided = 0;
         for (let k = 0; k < w; k++) {
-          const r = randomPairDisagrees(counted, uniform, memo.relate, this.#random);
+          const r = randomPairDisagrees(counted, memo.relate, this.#random);
           if (r === null) continue;
           decided++;
           if (r) hits++;
         }
         this.disagreement.push(decided === 0 ? null : hits / decided);
       }
-      this.#group(column, uniform);
-      this.#error(column, uniform, matrix.reference?.outcomes[j], we, prepared);
+      this.#group(column);
+      this.#error(column, matrix.reference?.outcomes[j], we, prepared);
     }
     const t2 = process.cpuUsage();
     this.cpuMs.cells += (t1.user + t1.system - t0.user - t0.system) / 1000;
@@ -212,13 +211,7 @@ export class Accumulator {
    * counted cell that does not agree is wrong; a cell undecided against it (a digest under a
    * tolerance) is no evidence either way.
    */
-  #error(
-    column: readonly Cell[],
-    uniform: boolean,
-    refOutcome: Outcome | undefined,
-    we: number,
-    cells: CellCache,
-  ): void {
+  #error(column: readonly Cell[], refOutcome: Outcome | undefined, we: number, cells: CellCache): void {
     const ref = refOutcome ? cells.cell(refOutcome) : null;
     const exclude = this.#rules.unknown === 'exclude';
     if (ref && ref.status !== 'known') {
@@ -238,12 +231,9 @@ export class Accumulator {
     let wrong = 0;
     let known = 0;
     const isWrong: boolean[] = [];
-    // One and the same cell throughout: one comparison with the reference decides for all.
-    const first = column[0] as Cell;
-    const agreesAll = uniform && column.every((c) => c === first) ? this.#memo.relate(first, ref) : undefined;
     column.forEach((cell, i) => {
       if (!counts(cell, this.#rules.unknown)) return;
-      const agrees = agreesAll !== undefined ? agreesAll : this.#memo.relate(cell, ref);
+      const agrees = this.#memo.relate(cell, ref);
       if (agrees === null) return;
       known++;
       isWrong.push(!agrees);
@@ -272,12 +262,7 @@ export class Accumulator {
    * Greedy agreement groups of one input: each known cell joins the first group it agrees with;
    * a failed cell is a group of its own (it agrees with nothing); an unknown cell has none (-1).
    */
-  #group(column: readonly Cell[], uniform: boolean): void {
-    if (uniform) {
-      // One key: every cell joins the first group.
-      for (let i = 0; i < column.length; i++) (this.groups[i] as number[]).push(0);
-      return;
-    }
+  #group(column: readonly Cell[]): void {
     const reps: Cell[] = [];
     column.forEach((cell, i) => {
       let id = -1;
@@ -344,20 +329,14 @@ class RelateMemo {
   };
 }
 
-/**
- * The paper's estimator: one uniformly random pair of distinct counted candidates (null:
- * undecided). `uniform`: the cells share one key, so the pair agrees (the draws are still made:
- * the stream of random numbers is the same either way).
- */
+/** The paper's estimator: one uniformly random pair of distinct counted candidates (null: undecided). */
 const randomPairDisagrees = (
   counted: readonly Cell[],
-  uniform: boolean,
   rel: (a: Cell, b: Cell) => boolean | null,
   random: () => number,
 ): boolean | null => {
   const a = Math.floor(random() * counted.length);
   let b = Math.floor(random() * (counted.length - 1));
-  if (uniform) return false;
   if (b >= a) b++;
   const r = rel(counted[a] as Cell, counted[b] as Cell);
   return r === null ? null : !r;

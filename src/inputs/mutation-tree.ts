@@ -8,13 +8,6 @@ import { kindOf, sameMap, sameSequence, sameSet } from './value-kind.ts';
  * the containers along the path, so seeds are never changed in place.
  */
 
-export interface Node {
-  readonly path: readonly number[];
-  readonly value: unknown;
-  /** Whether a set, dict or map lies on the path (rebuilding it may merge equal members). */
-  readonly keyed: boolean;
-}
-
 export const childrenOf = (v: unknown): unknown[] => {
   const kind = kindOf(v);
   if (kind === 'list' || kind === 'tuple') return v as unknown[];
@@ -57,28 +50,6 @@ export const countNodes = (v: unknown): number => {
   else if (v instanceof Map) for (const [k, x] of v) n += countNodes(k) + countNodes(x);
   else for (const x of Object.values(v)) n += countNodes(x);
   return n;
-};
-
-/** The node with pre-order index `index`, found by skipping whole subtrees: no per-node allocation. */
-export const nodeAt = (root: unknown, index: number): Node => {
-  const path: number[] = [];
-  let v = root;
-  let k = index;
-  let keyed = false;
-  while (k > 0) {
-    if (v instanceof Set || v instanceof Map) keyed = true;
-    k--; // step past the current node into its children
-    const children = childrenOf(v);
-    let i = 0;
-    for (; i < children.length; i++) {
-      const size = countNodes(children[i]);
-      if (k < size) break;
-      k -= size;
-    }
-    path.push(i);
-    v = children[i];
-  }
-  return { path, value: v, keyed };
 };
 
 /** Builds a container like `like` from a flat child list (dicts: key, value, key, value, ...). */

@@ -396,7 +396,7 @@ def _value_wire(r, max_chars):
     # here, so the length check below is all the output limit needs.
     s = None
     if t is float:
-        s = '{"$float":' + (repr(r) if r - r == 0 else '"' + _special(r) + '"') + "}"
+        s = '{"$float":' + _float_text(r) + "}"
     elif t is str:
         if len(r) <= _SMALL:
             s = _esc(r)

@@ -36,6 +36,7 @@ import {
 import { benchPhases, cpuNowMs, resetBenchPhases } from '../src/bench/phases.ts';
 import { taskInputs } from '../src/bench/task-inputs.ts';
 import { fromSources } from '../src/candidates/index.ts';
+import { commaList } from '../src/cli/comma-list.ts';
 import { confine, resolveIsolation } from '../src/exec/isolation/index.ts';
 import { checkPython, closePythonWorkers } from '../src/exec/python/index.ts';
 import { encode } from '../src/values/index.ts';
@@ -43,15 +44,8 @@ import { encode } from '../src/values/index.ts';
 const { values: flags } = parseArgs({
   options: { tasks: { type: 'string' }, models: { type: 'string' } },
 });
-const list = (text: string | undefined): string[] | null =>
-  text === undefined
-    ? null
-    : text
-        .split(',')
-        .map((x) => x.trim())
-        .filter((x) => x.length > 0);
 const TASKS =
-  list(flags.tasks) ??
+  commaList(flags.tasks) ??
   [0, 1, 10, 11, 19, 24, 67, 77, 81, 89, 113, 119, 127, 130, 135, 144, 145, 152, 155, 159].map(
     (k) => `HumanEval/${k}`,
   );
@@ -65,7 +59,7 @@ if (!existsSync(join(data, 'humaneval', 'tasks.jsonl.gz'))) {
 const MODELS =
   flags.models === 'all'
     ? listModels(join(data, 'humaneval'))
-    : (list(flags.models) ?? ['gpt_4o', 'llama_3_1_8b_instruct']);
+    : (commaList(flags.models) ?? ['gpt_4o', 'llama_3_1_8b_instruct']);
 if (TASKS.length === 0 || MODELS.length === 0) {
   console.error('bench:floor: --tasks and --models take comma-separated names (--models all: every model).');
   process.exit(2);

@@ -11,6 +11,7 @@ import {
 import { CrosscheckError, describeValue, isCrosscheckError, problemOf } from '../errors/index.ts';
 import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
 import { renderJson, writeFileAtomic } from '../report/index.ts';
+import { commaList } from './comma-list.ts';
 import { runTriangulationCommand } from './triangulation.ts';
 
 /** Usage of `crosscheck bench`. */
@@ -102,14 +103,6 @@ const number = (option: string, raw: string | undefined): number | undefined => 
   return x;
 };
 
-const list = (raw: string | undefined): string[] | undefined =>
-  raw === undefined
-    ? undefined
-    : raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
-
 /** Parses `crosscheck bench` arguments into {@link BenchOptions}; null for `--help`. */
 export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => {
   const { values } = parseArgs({
@@ -147,8 +140,8 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
   }
   return {
     data: values.data,
-    models: list(values.models),
-    tasks: list(values.tasks),
+    models: commaList(values.models),
+    tasks: commaList(values.tasks),
     limit: number('limit', values.limit),
     m: number('m', values.m),
     n: number('n', values.n),

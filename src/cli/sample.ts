@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { parseArgs } from 'node:util';
 import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
 import { type CacheMode, type SampleProgress, sampleDataset } from '../llm/index.ts';
+import { commaList } from './comma-list.ts';
 
 /** Usage of `crosscheck sample`. */
 export const SAMPLE_USAGE = `Usage:
@@ -49,12 +50,6 @@ const num = (option: string, raw: string | undefined): number | undefined => {
   }
   return x;
 };
-
-const list = (raw: string | undefined): string[] | undefined =>
-  raw
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
 
 const required = (name: string, value: string | undefined, example: string): string => {
   if (value === undefined || value === '') {
@@ -129,12 +124,12 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
     const maxRetries = num('max-retries', v['max-retries']);
     const result = await sampleDataset({
       data: required('data', v.data, '../shared/data/humaneval'),
-      models: list(required('models', v.models, 'gpt-4o-mini')) ?? [],
+      models: commaList(required('models', v.models, 'gpt-4o-mini')) ?? [],
       n: num('n', required('n', v.n, '10')) as number,
       out: required('out', v.out, 'samples/'),
       prompt: v.prompt as 'crosscheck' | 'difftrust' | undefined,
       language: v.language as 'python' | undefined,
-      tasks: list(v.tasks),
+      tasks: commaList(v.tasks),
       limit: num('limit', v.limit),
       llm: {
         baseURL: v['base-url'],

@@ -6,6 +6,7 @@ import {
   runTriangulationBench,
   type TriangulationBenchMethod,
 } from '../triangulate/index.ts';
+import { commaList } from './comma-list.ts';
 
 /** Usage of `crosscheck bench triangulation`. */
 export const TRIANGULATION_USAGE = `Usage:
@@ -87,13 +88,6 @@ export const runTriangulationCommand = async (argv: readonly string[]): Promise<
     process.stderr.write(`${(error as Error).message}\n\n${TRIANGULATION_USAGE}`);
     return 2;
   }
-  const list = (x: unknown) =>
-    typeof x === 'string'
-      ? x
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined;
   const controller = new AbortController();
   const onSigint = () => controller.abort(new Error('interrupted'));
   process.on('SIGINT', onSigint);
@@ -104,9 +98,9 @@ export const runTriangulationCommand = async (argv: readonly string[]): Promise<
     const n = count('n', values.n as string | undefined);
     const seed = values.seed === undefined ? undefined : Number(values.seed);
     const timeoutMs = count('timeout-ms', values['timeout-ms'] as string | undefined);
-    const models = list(values.models);
-    const tasks = list(values.tasks);
-    const methods = list(values.methods) as TriangulationBenchMethod[] | undefined;
+    const models = commaList(values.models);
+    const tasks = commaList(values.tasks);
+    const methods = commaList(values.methods) as TriangulationBenchMethod[] | undefined;
     const result = await runTriangulationBench({
       data: values.data as string,
       ...(models ? { models } : {}),

@@ -800,10 +800,12 @@ def _read_line(fd):
 
 
 class Child:
-    def __init__(self, progress, plans, shared):
+    def __init__(self, progress, plans, shared, base):
         self.progress = progress
         self.plans = plans
         self.shared = shared
+        # Number of the first input held (a split candidate's slice holds only its share).
+        self.base = base
         self.fn = None
 
     def send(self, text):
@@ -843,7 +845,7 @@ class Child:
         invalid = frozenset(msg["invalid"])
         heads = {}
         end = msg["to"]
-        plans, shared, progress = self.plans, self.shared, self.progress
+        plans, shared, progress, base = self.plans, self.shared, self.progress, self.base
         perf, send = time.perf_counter, self.send
         head = '{"t":"out","id":%d,"from":' % msg["id"]
         parts = []
@@ -852,9 +854,9 @@ class Child:
         held = 0
         last_flush = perf()
         while i < end:
-            args = shared[i]
+            args = shared[i - base]
             if args is None:
-                plan = plans[i]
+                plan = plans[i - base]
                 if type(plan) is str:
                     append(plan)
                     i += 1
@@ -938,7 +940,7 @@ def _close_from(low):
                 pass
 
 
-def _child_main(msg, ctl_r, res_w, subdir, zygote_pid, memory_mb, progress, plans, shared, run):
+def _child_main(msg, ctl_r, res_w, subdir, zygote_pid, memory_mb, progress, plans, shared, base, run):
     """Runs in the forked child; never returns. `run` is the run the load carried, else the
     child reads it from the zygote."""
     try:
@@ -965,7 +967,7 @@ def _child_main(msg, ctl_r, res_w, subdir, zygote_pid, memory_mb, progress, plan
         # sys.stdout, sys.stderr and sys.stdin are the zygote's (a _Sink, None), and the
         # process-creation refusals are in place since the zygote ran _block_process_creation.
         _install_audit(subdir)
-        child = Child(progress, plans, shared)
+        child = Child(progress, plans, shared, base)
         error = child.load(msg)
         if error is None:
             child.send('{"t":"loaded","id":%d,"ok":true}' % msg["id"])
@@ -1067,6 +1069,7 @@ def _strict_constant(name):
 _check_loads = json.JSONDecoder(parse_constant=_strict_constant).decode
 _OUT_KEYS = frozenset(("t", "id", "from", "outcomes", "done"))
 _REPORTABLE = tuple("[%d," % k for k in (WIRE_VALUE, WIRE_INVALID, WIRE_ERROR))
+
 _repeat = __import__("itertools").repeat
 
 
@@ -1131,6 +1134,7 @@ class Zygote:
         self.inputs_key = None
         self.shared_inputs = []
         self.plans = []
+        self.inputs_from = 0
         self.child = None  # (pid, ctl fd, res fd, dir, key)
         self.zombies = []
         self.count = 0
@@ -1167,9 +1171,18 @@ class Zygote:
         """Decodes each input once, in the zygote: every child inherits the result. Immutable
         arguments are shared by every call; mutable ones get a copy recipe."""
         self.inputs_key = msg["key"]
+        base = msg.get("from", 0)
+        self.inputs_from = base if type(base) is int and base >= 0 else 0
         shared, plans = [], []
         undecoded = msg.get("undecoded", False)
+        atoms = _ATOMS
         for args in msg["inputs"]:
+            # Most inputs are tuples of numbers and strings: one check in C instead of a plan
+            # per argument (a reference filter sends tens of thousands of them).
+            if not undecoded and type(args) is list and set(map(type, args)) <= atoms:
+                shared.append(args)
+                plans.append(None)
+                continue
             try:
                 if undecoded:
                     args = _loads(_dumps(args))
@@ -1274,7 +1287,7 @@ class Zygote:
         # through the host, nor one through the zygote's pipe (a line to write, read and decode,
         # and a wake-up on each side).
         run = msg.get("run")
-        carried = run if type(run) is dict and run.get("inputs") == self.inputs_key else None
+        carried = run if type(run) is dict and self.holds(run) else None
         self.end_child(wait=False)
         self.reap(block=len(self.zombies) > 8)
         subdir = self.new_dir()
@@ -1289,7 +1302,8 @@ class Zygote:
         pid = _fork()
         if pid == 0:
             _child_main(msg, ctl_r, res_w, subdir, me, self.memory_mb, self.progress, self.plans,
-                        self.shared_inputs, None if carried is None else _child_run(carried))
+                        self.shared_inputs, self.inputs_from,
+                        None if carried is None else _child_run(carried))
         os.close(ctl_r)
         os.close(res_w)
         self.child = (pid, ctl_w, res_r, subdir, msg["key"])
@@ -1326,8 +1340,8 @@ class Zygote:
         """Watches a run; unless the child `started` it with its load, first sends it the run."""
         c = self.child
         run_id = msg["id"]
-        if c is None or c[4] != msg["key"] or msg["inputs"] != self.inputs_key:
-            self.send(_dumps({"t": "fatal", "message": "run before load or inputs"}))
+        if c is None or c[4] != msg["key"] or not self.holds(msg):
+            self.send(_dumps({"t": "fatal", "message": "run before load or inputs, or past the inputs held"}))
             return
         pid, ctl = c[0], c[1]
         begin, end = msg["from"], msg["to"]
@@ -1353,6 +1367,12 @@ class Zygote:
             ended = self.end_child()
             cpu = ended[1] if ended else 0.0
         self.send(_dumps({"t": "ended", "id": run_id, "cause": "done", "cpuMs": round(cpu * 1000, 3)}))
+
+    def holds(self, run):
+        """True when `run` names the input set held and lies within it."""
+        begin, end = run.get("from"), run.get("to")
+        return (run.get("inputs") == self.inputs_key and type(begin) is int and type(end) is int
+                and self.inputs_from <= begin <= end <= self.inputs_from + len(self.plans))
 
     def _culprit(self):
         try:

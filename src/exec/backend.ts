@@ -51,6 +51,8 @@ export interface RunContext {
   readonly inputs: readonly Tagged[];
   /** `JSON.stringify(inputs)`, computed once and shared by every worker. */
   readonly inputsWire: string;
+  /** `JSON.stringify(inputs.slice(from, to))`: the share of one slice of a split candidate. */
+  inputsWireOf(from: number, to: number): string;
   /** A stable key of the input set, so workers can cache decoded inputs. */
   readonly inputsKey: string;
   readonly limits: ExecLimits;

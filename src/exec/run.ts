@@ -224,6 +224,11 @@ export const run = async (
       return encodedInputs();
     },
     inputsWire,
+    // Plain inputs are their own wire form; others were encoded above.
+    inputsWireOf: (from, to) =>
+      from === 0 && to === inputs.length
+        ? inputsWire
+        : JSON.stringify(encoded === null ? inputs.slice(from, to) : encoded.slice(from, to)),
     inputsKey: createHash('sha256').update(inputsWire).digest('hex').slice(0, 16),
     limits,
     isolation: isolationMode,

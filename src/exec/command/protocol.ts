@@ -22,7 +22,16 @@ export const WORKER_ENV = {
 
 /** Host to worker. */
 export type HostMessage =
-  | { t: 'inputs'; key: string; inputs: Tagged[] }
+  | {
+      t: 'inputs';
+      key: string;
+      inputs: Tagged[];
+      /**
+       * The Python zygote only: the number of the first input sent, when a slice of a split
+       * candidate needs only its share (docs/protocol.md "The Python zygote"). Default 0.
+       */
+      from?: number;
+    }
   | {
       t: 'load';
       id: number;
@@ -90,7 +99,8 @@ const ENDED_CAUSES: ReadonlySet<unknown> = new Set(['done', 'timeout', 'time', '
 /** Serializes a host message; `inputs` messages reuse the already-encoded input list. */
 export const encodeHostMessage = (message: HostMessage, inputsWire?: string): string => {
   if (message.t === 'inputs' && inputsWire !== undefined) {
-    return `{"t":"inputs","key":${JSON.stringify(message.key)},"inputs":${inputsWire}}`;
+    const from = message.from ? `"from":${message.from},` : '';
+    return `{"t":"inputs","key":${JSON.stringify(message.key)},${from}"inputs":${inputsWire}}`;
   }
   return JSON.stringify(message);
 };

@@ -35,6 +35,49 @@ export interface Slice {
 
 let nextId = 1;
 
+/** An input set as a worker holds it: its key and its `inputs` message, encoded on first use. */
+interface InputSet {
+  readonly key: string;
+  message(): Uint8Array;
+}
+
+// Per run: the whole set, and the share of each slice of a split candidate. Encoded to UTF-8
+// once, however many workers receive it.
+const inputSets = new WeakMap<RunContext, Map<string, InputSet>>();
+
+/**
+ * The inputs a worker needs for `slice`. The Python zygote holds only a split candidate's share
+ * (its `from` field): each worker then decodes its half of a lone candidate's inputs, say a
+ * reference filter's, not all of them. Other workers always get the whole set.
+ */
+const inputSet = (ctx: RunContext, slice: Slice, zygote: boolean): InputSet => {
+  const whole = !zygote || (slice.from === 0 && slice.to === ctx.inputCount);
+  const key = whole ? ctx.inputsKey : `${ctx.inputsKey}:${slice.from}-${slice.to}`;
+  let sets = inputSets.get(ctx);
+  if (sets === undefined) {
+    sets = new Map();
+    inputSets.set(ctx, sets);
+  }
+  let set = sets.get(key);
+  if (set === undefined) {
+    let bytes: Uint8Array | null = null;
+    set = {
+      key,
+      message: () => {
+        bytes ??= Buffer.from(
+          `${encodeHostMessage(
+            { t: 'inputs', key, inputs: [], ...(whole ? {} : { from: slice.from }) },
+            whole ? ctx.inputsWire : ctx.inputsWireOf(slice.from, slice.to),
+          )}\n`,
+        );
+        return bytes;
+      },
+    };
+    sets.set(key, set);
+  }
+  return set;
+};
+
 /**
  * Wall time one call may take before it counts as hung even though it uses no CPU (a candidate
  * that sleeps or blocks): generous, because on a busy machine a call gets only a share of a core.
@@ -133,10 +176,11 @@ class SliceRunner {
     const { timeoutMs, maxOutputBytes } = ctx.limits;
     // A worker decodes a new input set before it answers the load: allow 1 s per MB for that.
     let decodeMs = 0;
-    if (worker.inputsKey !== ctx.inputsKey) {
-      worker.send(encodeHostMessage({ t: 'inputs', key: ctx.inputsKey, inputs: [] }, ctx.inputsWire));
-      worker.inputsKey = ctx.inputsKey;
-      decodeMs = ctx.inputsWire.length / 1000;
+    const inputs = inputSet(ctx, this.#slice, zygote);
+    if (worker.inputsKey !== inputs.key) {
+      worker.sendBytes(inputs.message());
+      worker.inputsKey = inputs.key;
+      decodeMs = inputs.message().length / 1000;
     }
     const { key, code, entry } = this.#slice.load;
     const loadId = nextId++;
@@ -146,7 +190,7 @@ class SliceRunner {
       : undefined;
     const run = {
       id: runId,
-      inputs: ctx.inputsKey,
+      inputs: inputs.key,
       from,
       to,
       timeoutMs,

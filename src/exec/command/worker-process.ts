@@ -410,6 +410,14 @@ export class WorkerProcess {
   }
 
   /**
+   * Writes request lines already encoded as UTF-8, ending with a newline: an input set sent to
+   * several workers is encoded once.
+   */
+  sendBytes(lines: Uint8Array): void {
+    if (this.alive) this.#requests.write(lines);
+  }
+
+  /**
    * Sends a request and feeds replies to `onMessage` until it returns true, the worker exits,
    * sends garbage, stays silent for `silenceMs`, or the signal aborts.
    */

@@ -1070,7 +1070,29 @@ _check_loads = json.JSONDecoder(parse_constant=_strict_constant).decode
 _OUT_KEYS = frozenset(("t", "id", "from", "outcomes", "done"))
 _REPORTABLE = tuple("[%d," % k for k in (WIRE_VALUE, WIRE_INVALID, WIRE_ERROR))
 
-_repeat = __import__("itertools").repeat
+
+def _all_reportable(outcomes):
+    """True when every outcome is a string that starts with a reportable kind (`[0,` `[1,` `[2,`)
+    and ends with `]`. Counted in C over the outcomes joined by NULs, about ten times faster than
+    two string-method calls per outcome: when no outcome holds a NUL, the NULs are exactly the
+    boundaries, each but the last followed by an outcome's first characters and each but the
+    first preceded by an outcome's last. False (and the caller checks one by one) otherwise."""
+    n = len(outcomes)
+    if n == 0:
+        return True
+    try:
+        s = "\0" + "\0".join(outcomes) + "\0"
+    except TypeError:
+        return False
+    if s.count("\0") != n + 1 or s.count("]\0") != n:
+        return False
+    # Values first: most outcomes are values, and then one count is all it takes.
+    starts = 0
+    for kind in _REPORTABLE:
+        starts += s.count("\0" + kind)
+        if starts == n:
+            return True
+    return False
 
 
 def _rmtree(path):
@@ -1512,13 +1534,9 @@ class Zygote:
                 or m.get("id") != req_id or m.get("from") != nxt or type(m.get("outcomes")) is not list):
             raise Ended("fault", "a malformed reply %s" % line[:120].decode("utf-8", "replace"))
         outcomes = m["outcomes"]
-        # Checked in C (str methods mapped over the list); a non-string raises TypeError.
-        try:
-            ok = all(map(str.startswith, outcomes, _repeat(_REPORTABLE))) and all(
-                map(str.endswith, outcomes, _repeat("]")))
-        except TypeError:
-            ok = False
-        if not ok:
+        if not _all_reportable(outcomes):
+            # The slow check decides (and names the culprit): the fast one also fails on
+            # well-formed outcomes that hold a NUL.
             for o in outcomes:
                 if type(o) is not str or not o.startswith(_REPORTABLE) or not o.endswith("]"):
                     raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])

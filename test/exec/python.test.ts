@@ -281,20 +281,21 @@ describe('python runner: outcomes', () => {
     // Arrange: mutable arguments (each call gets a copy), and a call that kills its child in the
     // second share, so the rest of that share reruns in a fresh child from the same input set.
     const inputs = Array.from({ length: 3000 }, (_, i) => [[i, 1]]);
+    const first = (args: number[][]) => args[0]?.[0] as number;
     const split = python([
       'import os\n\ndef f(xs):\n    xs.append(10)\n    if xs[0] == 2500:\n        os._exit(3)\n    return sum(xs)\n',
     ]);
     const pair = python(['def f(xs):\n    return xs[0]\n', 'def f(xs):\n    xs.pop()\n    return len(xs)\n']);
-    const expected = inputs.map(([[x]]) => (x === 2500 ? 'crash' : (x as number) + 11));
+    const expected = inputs.map((args) => (first(args) === 2500 ? 'crash' : first(args) + 11));
 
     // Act: split (a share per worker), whole (two candidates), split again.
-    const first = await run(task, split, inputs);
+    const once = await run(task, split, inputs);
     const whole = await run(task, pair, inputs);
     const again = await run(task, split, inputs);
 
     // Assert
-    expect(values(first.outcomes[0])).toEqual(expected);
-    expect(values(whole.outcomes[0])).toEqual(inputs.map(([[x]]) => x));
+    expect(values(once.outcomes[0])).toEqual(expected);
+    expect(values(whole.outcomes[0])).toEqual(inputs.map(first));
     expect(values(whole.outcomes[1])).toEqual(inputs.map(() => 1));
     expect(values(again.outcomes[0])).toEqual(expected);
   });

@@ -142,7 +142,9 @@ const runJob = async (m: Extract<HostLine, { t: 'run' }>): Promise<void> => {
     },
     inputsWire: wire,
     inputsWireOf: (from, to) =>
-      from === 0 && to === m.to - m.from ? wire : JSON.stringify((JSON.parse(wire) as unknown[]).slice(from, to)),
+      from === 0 && to === m.to - m.from
+        ? wire
+        : JSON.stringify((JSON.parse(wire) as unknown[]).slice(from, to)),
     inputsKey: wire === set.wire ? m.key : `${m.key}:${m.from}-${m.to}`,
     limits,
     isolation: 'process',

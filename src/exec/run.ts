@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import type { Args } from '../contract/index.ts';
 import { CrosscheckError, describeValue, readMs } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { encode, type Tagged } from '../values/index.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
+import { inputsKeyOf } from './inputs-key.ts';
 import {
   combineIsolation,
   type IsolationMode,
@@ -183,26 +183,30 @@ export const run = async (
   const isolationMode = trusted ? checkedProcessMode(options.isolation) : resolveIsolation(options.isolation);
   // Inputs of plain JSON data (the common case) are their own wire form: one native stringify
   // replaces encoding every value, and the tagged copy is parsed back only if someone reads it.
-  let encoded: Tagged[] | null = null;
-  let inputsWire: string;
-  if (inputs.every((args) => isPlainData(args, 0))) {
-    inputsWire = JSON.stringify(inputs);
-  } else {
-    encoded = inputs.map((args, i) => {
-      try {
-        return encode(args);
-      } catch (error) {
-        throw new CrosscheckError(
-          'INVALID_INPUT',
-          `run: input ${i} cannot be sent to a candidate: ${(error as Error).message}`,
-          { where, cause: error },
-        );
-      }
-    });
-    inputsWire = JSON.stringify(encoded);
-  }
+  // The whole set's text is made when a worker needs it: a lone candidate split over the
+  // workers sends each its share instead (`inputsWireOf`).
+  const plain = inputs.every((args) => isPlainData(args, 0));
+  let encoded: Tagged[] | null = plain
+    ? null
+    : inputs.map((args, i) => {
+        try {
+          return encode(args);
+        } catch (error) {
+          throw new CrosscheckError(
+            'INVALID_INPUT',
+            `run: input ${i} cannot be sent to a candidate: ${(error as Error).message}`,
+            { where, cause: error },
+          );
+        }
+      });
+  let inputsWire: string | null = null;
+  const wholeWire = (): string => {
+    inputsWire ??= JSON.stringify(encoded ?? inputs);
+    return inputsWire;
+  };
+  let inputsKey: string | null = null;
   const encodedInputs = (): Tagged[] => {
-    encoded ??= JSON.parse(inputsWire) as Tagged[];
+    encoded ??= JSON.parse(wholeWire()) as Tagged[];
     return encoded;
   };
   const outcomes: Outcome[][] = rows.map(() => new Array<Outcome>(inputs.length));
@@ -223,13 +227,18 @@ export const run = async (
     get inputs() {
       return encodedInputs();
     },
-    inputsWire,
+    get inputsWire() {
+      return wholeWire();
+    },
     // Plain inputs are their own wire form; others were encoded above.
     inputsWireOf: (from, to) =>
       from === 0 && to === inputs.length
-        ? inputsWire
+        ? wholeWire()
         : JSON.stringify(encoded === null ? inputs.slice(from, to) : encoded.slice(from, to)),
-    inputsKey: createHash('sha256').update(inputsWire).digest('hex').slice(0, 16),
+    get inputsKey() {
+      inputsKey ??= inputsKeyOf(wholeWire());
+      return inputsKey;
+    },
     limits,
     isolation: isolationMode,
     invalidNames: (c) => task.invalidInput ?? DEFAULT_INVALID[languageOf(c)] ?? [],

@@ -1,4 +1,5 @@
 import type { CandidateRunStats, RunContext } from '../backend.ts';
+import { inputsKeyOf } from '../inputs-key.ts';
 import {
   BUDGET_SPENT,
   fromWireOutcome,
@@ -52,14 +53,18 @@ const inputSets = new WeakMap<RunContext, Map<string, InputSet>>();
  */
 const inputSet = (ctx: RunContext, slice: Slice, zygote: boolean): InputSet => {
   const whole = !zygote || (slice.from === 0 && slice.to === ctx.inputCount);
-  const key = whole ? ctx.inputsKey : `${ctx.inputsKey}:${slice.from}-${slice.to}`;
   let sets = inputSets.get(ctx);
   if (sets === undefined) {
     sets = new Map();
     inputSets.set(ctx, sets);
   }
-  let set = sets.get(key);
+  const range = whole ? '' : `${slice.from}-${slice.to}`;
+  let set = sets.get(range);
   if (set === undefined) {
+    // A share's key is its own text's (with where it starts): the whole set's text, which the
+    // run's key hashes, is then never made when every candidate is split.
+    const wire = whole ? null : ctx.inputsWireOf(slice.from, slice.to);
+    const key = wire === null ? ctx.inputsKey : `${inputsKeyOf(wire)}:${slice.from}`;
     let bytes: Uint8Array | null = null;
     set = {
       key,
@@ -67,13 +72,13 @@ const inputSet = (ctx: RunContext, slice: Slice, zygote: boolean): InputSet => {
         bytes ??= Buffer.from(
           `${encodeHostMessage(
             { t: 'inputs', key, inputs: [], ...(whole ? {} : { from: slice.from }) },
-            whole ? ctx.inputsWire : ctx.inputsWireOf(slice.from, slice.to),
+            wire ?? ctx.inputsWire,
           )}\n`,
         );
         return bytes;
       },
     };
-    sets.set(key, set);
+    sets.set(range, set);
   }
   return set;
 };

@@ -3,6 +3,7 @@ import { isCrosscheckError } from '../errors/index.ts';
 import { createLlm } from '../llm/index.ts';
 import { writeFileAtomic } from '../report/index.ts';
 import { benchReview, renderReviewBench } from '../review/index.ts';
+import { commaList } from './comma-list.ts';
 
 export const REVIEW_BENCH_USAGE = `Usage: crosscheck bench review --data <dir> --models <a,b> [options]
 
@@ -67,6 +68,14 @@ export const runReviewBenchCommand = async (argv: readonly string[]): Promise<nu
         code: 'ERR_PARSE_ARGS_MISSING',
       });
     }
+    if (commaList(values.models)?.length === 0) {
+      throw Object.assign(
+        new Error(`crosscheck bench review: --models names no model (got ${JSON.stringify(values.models)}).`),
+        {
+          code: 'ERR_PARSE_ARGS_INVALID',
+        },
+      );
+    }
     if (values.pick !== undefined && values.pick !== 'pair' && values.pick !== 'all') {
       throw Object.assign(new Error(`--pick must be pair or all, got ${values.pick}`), {
         code: 'ERR_PARSE_ARGS_INVALID',
@@ -89,8 +98,8 @@ export const runReviewBenchCommand = async (argv: readonly string[]): Promise<nu
       : llm;
     const result = await benchReview({
       data: values.data as string,
-      models: (values.models as string).split(',').filter(Boolean),
-      ...(values.tasks ? { tasks: (values.tasks as string).split(',').filter(Boolean) } : {}),
+      models: commaList(values.models) ?? [],
+      ...(values.tasks ? { tasks: commaList(values.tasks) } : {}),
       limit: int('limit', values.limit as string | undefined),
       samples: int('samples', values.samples as string | undefined),
       pick: values.pick as 'pair' | 'all' | undefined,

@@ -197,7 +197,8 @@ run('grounded review on HumanEval fixtures', () => {
           '--data',
           dir,
           '--models',
-          FIXTURE_MODEL,
+          // Spaces and an empty name, as a shell line or a CI matrix may leave them.
+          ` ${FIXTURE_MODEL} ,`,
           '--runs',
           '1',
           '--model',
@@ -217,6 +218,9 @@ run('grounded review on HumanEval fixtures', () => {
       const bad = await crosscheck(['bench', 'review', '--models', FIXTURE_MODEL]);
       expect(bad.exitCode).toBe(2);
       expect(bad.stderr).toContain('--data and --models are required');
+      const none = await crosscheck(['bench', 'review', '--data', dir, '--models', ' , ']);
+      expect(none.exitCode).toBe(2);
+      expect(none.stderr).toContain('--models names no model');
     } finally {
       await server.close();
       cache.cleanup();

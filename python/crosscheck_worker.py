@@ -1073,10 +1073,11 @@ _REPORTABLE = tuple("[%d," % k for k in (WIRE_VALUE, WIRE_INVALID, WIRE_ERROR))
 
 def _all_reportable(outcomes):
     """True when every outcome is a string that starts with a reportable kind (`[0,` `[1,` `[2,`)
-    and ends with `]`. Counted in C over the outcomes joined by NULs, about ten times faster than
-    two string-method calls per outcome: when no outcome holds a NUL, the NULs are exactly the
-    boundaries, each but the last followed by an outcome's first characters and each but the
-    first preceded by an outcome's last. False (and the caller checks one by one) otherwise."""
+    and ends with `]`. Counted in C over the outcomes joined by NULs, about 3.5 times faster than
+    two string-method calls per outcome (110 against 380 us on 2,000 outcomes, measured on one
+    machine). When no outcome holds a NUL, the NULs are exactly the boundaries, each but the
+    last followed by an outcome's first characters and each but the first preceded by an
+    outcome's last. False (and the caller checks one by one) otherwise."""
     n = len(outcomes)
     if n == 0:
         return True

@@ -7,9 +7,9 @@
  * Why: tsx compiles with esbuild's `keepNames`, which wraps every function and class it defines
  * in a `__name(...)` call that sets its name. A closure made per call then costs a property
  * definition and gets a map of its own, and V8 optimizes less of the hot code. Through tsx,
- * `crosscheck bench` on bench:floor's 20 tasks spent about 0.8 s more host CPU (~7.4 against
- * ~6.6 s, measured side by side) than the same code bundled, which is what `dist/` holds and
- * what users run. A benchmark of the product measures the product.
+ * `crosscheck bench` on bench:floor's 20 tasks took 8.1–8.3 s of host CPU, and 7.1–7.6 s from
+ * `dist/` (three runs each, side by side; docs/reference.md, "Benchmarks"). `dist/` is what
+ * users run, and a benchmark of the product measures the product.
  *
  * The bundle is written beside the entry (as `.<name>.bundle.mjs`, git-ignored) so that paths
  * the script builds from `import.meta.dirname` stay as they are. Packages stay external: they

@@ -39,6 +39,7 @@ const int = (name: string, v: string | undefined): number | undefined => {
 /** `crosscheck bench review`. */
 export const runReviewBenchCommand = async (argv: readonly string[]): Promise<number> => {
   let values: Record<string, string | boolean | undefined>;
+  let models: string[];
   try {
     values = parseArgs({
       args: [...argv],
@@ -68,7 +69,8 @@ export const runReviewBenchCommand = async (argv: readonly string[]): Promise<nu
         code: 'ERR_PARSE_ARGS_MISSING',
       });
     }
-    if (commaList(values.models)?.length === 0) {
+    models = commaList(values.models) ?? [];
+    if (models.length === 0) {
       throw Object.assign(
         new Error(`crosscheck bench review: --models names no model (got ${JSON.stringify(values.models)}).`),
         {
@@ -98,7 +100,7 @@ export const runReviewBenchCommand = async (argv: readonly string[]): Promise<nu
       : llm;
     const result = await benchReview({
       data: values.data as string,
-      models: commaList(values.models) ?? [],
+      models,
       ...(values.tasks ? { tasks: commaList(values.tasks) } : {}),
       limit: int('limit', values.limit as string | undefined),
       samples: int('samples', values.samples as string | undefined),

@@ -92,6 +92,11 @@ export class Accumulator {
   #referenceUnknown = 0;
   #unknownInputs = 0;
 
+  // Scratch arrays reused from one input to the next (one analysis loop allocates none per input).
+  readonly #counted: Cell[] = [];
+  readonly #reps: Cell[] = [];
+  readonly #isWrong: boolean[] = [];
+
   /** relate() of the input being analysed, memoised. */
   readonly #memo: RelateMemo;
 
@@ -152,6 +157,7 @@ export class Accumulator {
     }
     const t1 = process.cpuUsage();
     const column: Cell[] = new Array(m);
+    const counted = this.#counted;
     const memo = this.#memo;
     for (let j = 0; j < count; j++) {
       for (let i = 0; i < m; i++) column[i] = (cells[i] as Cell[])[j] as Cell;
@@ -159,7 +165,9 @@ export class Accumulator {
       const we = matrix.errorWeights?.[j] ?? w;
       this.weights.push(w);
       this.errorWeights.push(we);
-      const counted = column.filter((c) => counts(c, rules.unknown));
+      counted.length = 0;
+      for (let i = 0; i < m; i++)
+        if (counts(column[i] as Cell, rules.unknown)) counted.push(column[i] as Cell);
       memo.reset();
       const { agree, total } = pairCounts(column, rules, memo.relate);
       this.disagrees.push(agree < total);
@@ -230,11 +238,15 @@ export class Accumulator {
     }
     let wrong = 0;
     let known = 0;
-    const isWrong: boolean[] = [];
-    column.forEach((cell, i) => {
-      if (!counts(cell, this.#rules.unknown)) return;
-      const agrees = this.#memo.relate(cell, ref);
-      if (agrees === null) return;
+    const isWrong = this.#isWrong;
+    isWrong.length = 0;
+    const relate = this.#memo.relate;
+    const policy = this.#rules.unknown;
+    for (let i = 0; i < column.length; i++) {
+      const cell = column[i] as Cell;
+      if (!counts(cell, policy)) continue;
+      const agrees = relate(cell, ref);
+      if (agrees === null) continue;
       known++;
       isWrong.push(!agrees);
       const stats = this.perCandidate[i] as { wrong: number; known: number };
@@ -243,7 +255,7 @@ export class Accumulator {
         wrong++;
         stats.wrong += we;
       }
-    });
+    }
     let e: number | null;
     if (known === 0 || we === 0) e = null;
     else if (this.#estimator === 'all-pairs') e = wrong / known;
@@ -263,18 +275,29 @@ export class Accumulator {
    * a failed cell is a group of its own (it agrees with nothing); an unknown cell has none (-1).
    */
   #group(column: readonly Cell[]): void {
-    const reps: Cell[] = [];
-    column.forEach((cell, i) => {
+    const reps = this.#reps;
+    reps.length = 0;
+    const relate = this.#memo.relate;
+    for (let i = 0; i < column.length; i++) {
+      const cell = column[i] as Cell;
       let id = -1;
       if (cell.status === 'known') {
-        id = reps.findIndex((r) => this.#memo.relate(r, cell) === true);
+        let undecided = false;
+        for (let g = 0; g < reps.length; g++) {
+          const r = relate(reps[g] as Cell, cell);
+          if (r === true) {
+            id = g;
+            break;
+          }
+          if (r === null) undecided = true;
+        }
         // Undecided against some group (a digest): its group is not known (-1), like a hang's.
-        if (id < 0 && !reps.some((r) => this.#memo.relate(r, cell) === null)) id = reps.push(cell) - 1;
+        if (id < 0 && !undecided) id = reps.push(cell) - 1;
       } else if (cell.status === 'failed') {
         id = reps.push(cell) - 1;
       }
       (this.groups[i] as number[]).push(id);
-    });
+    }
   }
 
   get unknown(): UnknownCounts {

@@ -6,8 +6,9 @@ import { comparator } from '../../src/values/index.ts';
 
 /**
  * pairCounts groups a column by key and compares one representative per pair of groups; it must
- * count exactly what comparing every pair of cells counts, with few groups (scanned) and many
- * (past the scan, a Map), under exact and tolerant equality.
+ * count exactly what comparing every pair of cells counts, with few groups and many, under exact
+ * and tolerant equality, and also when a comparison counts another column itself (its groups live
+ * in scratch arrays reused from call to call).
  */
 
 const outcomeArb = (distinct: number): fc.Arbitrary<Outcome> =>
@@ -73,4 +74,37 @@ describe('pairCounts', () => {
       });
     }
   }
+
+  it('should count each column right when a comparison counts another column meanwhile', () => {
+    const compare = comparator('difftrust');
+    const rules = { compare, compareErrorMessages: false, unknown: 'disagree' as const };
+    fc.assert(
+      fc.property(
+        fc.array(outcomeArb(6), { maxLength: 20 }),
+        fc.array(outcomeArb(6), { maxLength: 20 }),
+        (outer, inner) => {
+          const cache = new CellCache(rules);
+          const outerCells = outer.map((o) => cache.cell(o));
+          const innerCells = inner.map((o) => cache.cell(o));
+          const nested: Array<ReturnType<typeof pairCounts>> = [];
+          const got = pairCounts(outerCells, rules, (a, b) => {
+            nested.push(pairCounts(innerCells, rules));
+            return relate(a, b, compare);
+          });
+          const want = bruteForce(outerCells, compare, false);
+          expect({ agree: got.agree + 0, total: got.total + 0 }).toEqual({
+            agree: want.agree,
+            total: want.total,
+          });
+          const wantInner = bruteForce(innerCells, compare, false);
+          for (const n of nested)
+            expect({ agree: n.agree + 0, total: n.total + 0 }).toEqual({
+              agree: wantInner.agree,
+              total: wantInner.total,
+            });
+        },
+      ),
+      { seed: 20261127, numRuns: 300 },
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { SourceCandidate } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { Task } from '../task/index.ts';
@@ -72,6 +73,41 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+
+/**
+ * The signal the client's own work listens to, one per caller's signal: it aborts with the
+ * caller's, which carries a single listener however many draws are in flight (each request,
+ * retry wait and SDK call adds one to the signal it gets). Listening to the caller's signal
+ * directly made more than ten concurrent draws print Node's listener-leak warning.
+ */
+const linkedSignals = new WeakMap<AbortSignal, AbortSignal>();
+const ownSignal = (signal: AbortSignal | undefined, where: string): AbortSignal | undefined => {
+  if (signal === undefined) return undefined;
+  // Duck-typed: a test environment (jsdom) has an AbortSignal class of its own.
+  const s = signal as Partial<AbortSignal> | null;
+  if (
+    typeof s !== 'object' ||
+    s === null ||
+    typeof s.addEventListener !== 'function' ||
+    typeof s.aborted !== 'boolean'
+  )
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: \`signal\` must be an AbortSignal (new AbortController().signal), got ${describeValue(signal)}.`,
+      { where },
+    );
+  let own = linkedSignals.get(signal);
+  if (own === undefined) {
+    const controller = new AbortController();
+    // Many listeners on this one are by design: one per draw in flight.
+    setMaxListeners(0, controller.signal);
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    own = controller.signal;
+    linkedSignals.set(signal, own);
+  }
+  return own;
+};
 
 const aborted = (where: string, cause?: unknown) =>
   new CrosscheckError('ABORTED', `${where}: aborted by the caller's signal.`, { where, cause });
@@ -483,7 +519,7 @@ class LlmClient implements Llm {
   chat(request: ChatRequest, opts: { sample?: number; signal?: AbortSignal } = {}): Promise<Completion> {
     try {
       const p = this.#prepare(request, 'llm.chat(request)');
-      return this.#one(p, opts.sample ?? 0, opts.signal);
+      return this.#one(p, opts.sample ?? 0, ownSignal(opts.signal, 'llm.chat(request, { signal })'));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -515,10 +551,11 @@ class LlmClient implements Llm {
         `crosscheck: ${samples} samples at temperature 0 are likely identical; incoherence would be 0 by construction.`,
       );
     const indexes = Array.from({ length: samples }, (_, i) => start + i);
+    const signal = ownSignal(opts.signal, where);
     if (this.#o.strategy === 'server-n' && samples > 1 && this.#o.cacheMode !== 'replay-only') {
-      return this.#drawServerN(p, indexes, opts.signal);
+      return this.#drawServerN(p, indexes, signal);
     }
-    return this.#drawRepeat(p, indexes, opts.signal);
+    return this.#drawRepeat(p, indexes, signal);
   }
 
   /**

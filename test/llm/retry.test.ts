@@ -171,6 +171,56 @@ describe('retries, limits and hostile servers', () => {
     expect((await llm.chat(ask)).text).toBe('ok');
   });
 
+  it('should let many concurrent draws share one caller signal without a listener-leak warning', async () => {
+    server = await startScriptedLlmServer({ rules: [{ delayMs: 20 }], unmatched: 'counter' });
+    const hung = await startScriptedLlmServer({ rules: [{ fault: 'hang' }] });
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const onWarning = (w: Error) => seen.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const llm = client({ maxConcurrency: 24 });
+      const drawn = await Promise.all([
+        llm.draw(ask, { samples: 24, signal: controller.signal }),
+        ...Array.from({ length: 12 }, (_, i) =>
+          llm.chat(ask, { sample: 100 + i, signal: controller.signal }),
+        ),
+      ]);
+      expect(drawn[0]).toHaveLength(24);
+      // The same signal still ends draws in flight: 24 requests hang until it aborts.
+      const stuck = createLlm({
+        model: 'gpt-4o-mini',
+        baseURL: hung.url,
+        cache: { dir: cache.dir, mode: 'read-write' },
+        maxConcurrency: 24,
+      });
+      const pending = stuck.draw(ask, { samples: 30, start: 500, signal: controller.signal });
+      while (hung.completions().length < 24) await new Promise((r) => setTimeout(r, 5));
+      controller.abort();
+      expect((await pending.catch((e) => e)).code).toBe('ABORTED');
+      // Node emits the warning on a later tick.
+      await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      process.off('warning', onWarning);
+      await hung.close();
+    }
+    expect(seen).not.toContain('MaxListenersExceededWarning');
+  });
+
+  it('should refuse a signal that is not an AbortSignal, saying what to pass', async () => {
+    server = await startScriptedLlmServer({ rules: [{ reply: 'ok' }] });
+    const llm = client();
+    for (const call of [
+      () => llm.chat(ask, { signal: 'stop' as never }),
+      () => llm.draw(ask, { samples: 2, signal: { aborted: false } as never }),
+    ]) {
+      const error = await call().catch((e) => e);
+      expect(error.code).toBe('INVALID_OPTION');
+      expect(error.message).toContain('must be an AbortSignal');
+    }
+    expect(server.completions()).toHaveLength(0);
+  });
+
   it('should fill in what a server ignoring n did not return, warn once, and apportion usage', async () => {
     server = await startScriptedLlmServer({ unmatched: 'counter', ignoreN: true });
     const w = warnings();

@@ -264,6 +264,16 @@ const parts: Array<[string, number]> = [
 ];
 const s = (x: number): string => `${x.toFixed(2).padStart(7)} s`;
 const pct = (x: number): string => `${((100 * x) / benchTotal).toFixed(0).padStart(3)} %`;
+// The transport lines are what is left once the other parts are taken out. Where candidates run
+// into their limits, the floor's share of the calls can exceed what the bench spent on them (its
+// timeout budget stops a hung candidate sooner than the floor's timer), and the rest goes below
+// zero: then it is not known, and printed so.
+const residuals = new Set([
+  'transport, worker side (forks, loads, pipes, checks)',
+  'transport, host side, and the rest',
+]);
+const known = (name: string, x: number): boolean => !residuals.has(name) || x >= 0;
+const unknownParts = parts.filter(([name, x]) => !known(name, x));
 const lines = [
   '',
   `                     wall        CPU     (load ${load()}; isolation ${isolation})`,
@@ -274,7 +284,12 @@ const lines = [
   `  Over a floor that also skipped them (${distinctFloorCpu.toFixed(2)} s of CPU): ${(benchTotal / distinctFloorCpu).toFixed(1)} × CPU.`,
   '',
   'where the bench’s CPU time went:',
-  ...parts.map(([name, x]) => `  ${name.padEnd(58)} ${s(x)}  ${pct(x)}`),
+  ...parts.map(([name, x]) => `  ${name.padEnd(58)} ${known(name, x) ? `${s(x)}  ${pct(x)}` : '      —'}`),
+  ...(unknownParts.length > 0
+    ? [
+        `  —: below zero (${unknownParts.map(([, x]) => x.toFixed(2)).join(', ')} s) once the floor's share of the calls is taken out: the floor spent more on candidates that ran into a limit than the bench did.`,
+      ]
+    : []),
   '',
 ];
 console.error(lines.join('\n'));
@@ -291,7 +306,9 @@ console.log(
     },
     floor: { wallSeconds: floor.wallSeconds, cpuSeconds: floor.cpuSeconds },
     cpuOverDistinctFloor: Number((benchTotal / distinctFloorCpu).toFixed(2)),
-    breakdown: Object.fromEntries(parts.map(([name, x]) => [name.split(' (')[0], Number(x.toFixed(3))])),
+    breakdown: Object.fromEntries(
+      parts.map(([name, x]) => [name.split(' (')[0], known(name, x) ? Number(x.toFixed(3)) : null]),
+    ),
     loadAverage: loadavg()[0],
   }),
 );

@@ -47,14 +47,19 @@ def main():
         inputs = [harness._loads(json.dumps(a)) for a in t["inputs"]]
         plans = [[harness._copy_plan(a) for a in args] for args in inputs]
         tasks.append((t, plans))
-    real_stdout = sys.stdout
+    real_stdout, real_stderr = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = harness._Sink()
     figures = {"referenceCalls": 0, "candidateCalls": 0, "referenceSeconds": 0.0, "candidateSeconds": 0.0,
                "timeouts": 0, "skipped": 0, "repeatCalls": 0, "repeatSeconds": 0.0}
     results = []
     perf = time.perf_counter
     wall0, cpu0 = perf(), cpu()
-    for t, plans in tasks:
+    # Progress: a line at each tenth of the tasks (a run over every task and model takes minutes).
+    step = max(1, len(tasks) // 10)
+    for done, (t, plans) in enumerate(tasks):
+        if done and done % step == 0:
+            real_stderr.write("floor: %d of %d tasks, %.0f s\n" % (done, len(tasks), perf() - wall0))
+            real_stderr.flush()
         seen = set()
         for k, code in enumerate([t["reference"]] + t["candidates"]):
             # A program repeated among the task's samples: the benchmark runs it once, this loop

@@ -30,6 +30,7 @@ import {
   type DatasetTask,
   listModels,
   loadCandidates,
+  progressReporter,
   resolveBenchOptions,
   runBench,
 } from '../src/bench/index.ts';
@@ -138,12 +139,17 @@ const tasks = new Map<string, DatasetTask>();
 resetBenchPhases();
 const benchCpu0 = cpuSnapshot();
 const benchWall0 = performance.now();
+// Progress as `crosscheck bench` shows it: a line redrawn on a terminal, one every 10 s in a log
+// (a run over every task and model takes minutes; the default one, half a minute).
+const progress = progressReporter(process.stderr);
 const result = await runBench(benchOptions, {
   onInputs: (task, xs) => {
     inputs.set(task.taskId, xs);
     tasks.set(task.taskId, task);
   },
+  onProgress: (p) => progress.update(p),
 });
+progress.clear();
 const benchWall = (performance.now() - benchWall0) / 1000;
 const benchCpu = since(benchCpu0);
 await closePythonWorkers();
@@ -221,7 +227,13 @@ const cmd = confine(
   },
   isolation,
 );
-const floorRun = await execa(cmd.file, cmd.args, { env: cmd.env, extendEnv: false, cwd: floorDir });
+// The floor's progress (a line per tenth of its tasks) goes straight to this terminal.
+const floorRun = await execa(cmd.file, cmd.args, {
+  env: cmd.env,
+  extendEnv: false,
+  cwd: floorDir,
+  stderr: 'inherit',
+});
 const floor = JSON.parse(String(floorRun.stdout).trim().split('\n').pop() ?? '{}') as {
   referenceCalls: number;
   candidateCalls: number;

@@ -202,6 +202,24 @@ const oneKey = (cells: readonly Cell[]): boolean => {
   return true;
 };
 
+/** A group of known cells with the same key on one input. */
+interface KeyGroup {
+  readonly cell: Cell;
+  count: number;
+}
+
+/** Known cells of one input grouped by exact key, in first-seen order. */
+export const groupByKey = (cells: readonly Cell[]): KeyGroup[] => {
+  const groups = new Map<string, KeyGroup>();
+  for (const cell of cells) {
+    if (cell.key === null) continue;
+    const g = groups.get(cell.key);
+    if (g) g.count++;
+    else groups.set(cell.key, { cell, count: 1 });
+  }
+  return [...groups.values()];
+};
+
 /**
  * Agreeing and total unordered pairs among the counted cells of one input. Only known cells can
  * agree; failed cells, and unknown cells unless the policy excludes them, are in the total and
@@ -219,59 +237,22 @@ export const pairCounts = (
     const pairs = (cells.length * (cells.length - 1)) / 2;
     return { agree: pairs, total: pairs, undecided: 0 };
   }
-  // The groups go to scratch arrays reused from call to call (this runs once per input of every
-  // analysis), unless a comparison calls back in here: then to fresh ones.
-  const scratch = keyGroups.busy ? newKeyGroups() : keyGroups;
-  scratch.busy = true;
-  const { index, reps, sizes } = scratch;
-  index.clear();
-  reps.length = 0;
-  sizes.length = 0;
-  try {
-    let counted = 0;
-    for (const cell of cells) {
-      if (counts(cell, rules.unknown)) counted++;
-      if (cell.key === null) continue;
-      const at = index.get(cell.key);
-      if (at === undefined) {
-        index.set(cell.key, reps.length);
-        reps.push(cell);
-        sizes.push(1);
-      } else sizes[at] = (sizes[at] as number) + 1;
+  const groups = groupByKey(cells);
+  let counted = 0;
+  for (const cell of cells) if (counts(cell, rules.unknown)) counted++;
+  let agree = 0;
+  let undecided = 0;
+  for (const g of groups) agree += (g.count * (g.count - 1)) / 2;
+  for (let a = 0; a < groups.length; a++) {
+    const ga = groups[a] as KeyGroup;
+    for (let b = a + 1; b < groups.length; b++) {
+      const gb = groups[b] as KeyGroup;
+      // Two cells without a value or digest (errors) with different keys: no comparison needed.
+      if (ga.cell.value === null && gb.cell.value === null && !ga.cell.digest && !gb.cell.digest) continue;
+      const r = rel(ga.cell, gb.cell);
+      if (r === true) agree += ga.count * gb.count;
+      else if (r === null) undecided += ga.count * gb.count;
     }
-    let agree = 0;
-    let undecided = 0;
-    const groups = reps.length;
-    for (let a = 0; a < groups; a++) {
-      const na = sizes[a] as number;
-      agree += (na * (na - 1)) / 2;
-    }
-    for (let a = 0; a < groups; a++) {
-      const ca = reps[a] as Cell;
-      const na = sizes[a] as number;
-      for (let b = a + 1; b < groups; b++) {
-        const cb = reps[b] as Cell;
-        // Two cells without a value or digest (errors) with different keys: no comparison needed.
-        if (ca.value === null && cb.value === null && !ca.digest && !cb.digest) continue;
-        const r = rel(ca, cb);
-        if (r === true) agree += na * (sizes[b] as number);
-        else if (r === null) undecided += na * (sizes[b] as number);
-      }
-    }
-    return { agree, total: (counted * (counted - 1)) / 2 - undecided, undecided };
-  } finally {
-    scratch.busy = false;
   }
+  return { agree, total: (counted * (counted - 1)) / 2 - undecided, undecided };
 };
-
-/** Known cells of one input by exact key: a representative and a count per key, first seen first. */
-interface KeyGroups {
-  readonly index: Map<string, number>;
-  readonly reps: Cell[];
-  readonly sizes: number[];
-  busy: boolean;
-}
-
-const newKeyGroups = (): KeyGroups => ({ index: new Map(), reps: [], sizes: [], busy: false });
-
-const keyGroups = newKeyGroups();

@@ -92,7 +92,7 @@ export class Accumulator {
   #referenceUnknown = 0;
   #unknownInputs = 0;
 
-  // Scratch arrays reused from one input to the next (one analysis loop allocates none per input).
+  // Scratch arrays reused from one input to the next: the per-input loops below allocate none.
   readonly #counted: Cell[] = [];
   readonly #reps: Cell[] = [];
   readonly #isWrong: boolean[] = [];

@@ -7,8 +7,7 @@ import { comparator } from '../../src/values/index.ts';
 /**
  * pairCounts groups a column by key and compares one representative per pair of groups; it must
  * count exactly what comparing every pair of cells counts, with few groups and many, under exact
- * and tolerant equality, and also when a comparison counts another column itself (its groups live
- * in scratch arrays reused from call to call).
+ * and tolerant equality, and also when a comparison counts another column itself.
  */
 
 const outcomeArb = (distinct: number): fc.Arbitrary<Outcome> =>

@@ -160,19 +160,21 @@ console.error(`bench: ${benchWall.toFixed(1)} s wall, ${result.calls} calls; loa
 
 // 2. Input generation and the reference filter alone (the same inputs: checked).
 const inputsCpu0 = cpuSnapshot();
+const again = new Map<string, Awaited<ReturnType<typeof taskInputs>>>();
 for (const id of TASKS) {
   const task = tasks.get(id);
-  if (!task) continue;
-  const prepared = await taskInputs(task, options, undefined);
-  // Compared in wire form: inputs may hold what JSON.stringify refuses (a Python int past 2^53 is
-  // a BigInt) or collapses (a set, a tuple).
-  const wire = (xs: readonly (readonly unknown[])[] | undefined): string =>
-    JSON.stringify((xs ?? []).map((args) => encode(args)));
+  if (task) again.set(id, await taskInputs(task, options, undefined));
+}
+const inputsCpu = since(inputsCpu0);
+// Checked outside the timing, in wire form: inputs may hold what JSON.stringify refuses (a Python
+// int past 2^53 is a BigInt) or collapses (a set, a tuple).
+const wire = (xs: readonly (readonly unknown[])[] | undefined): string =>
+  JSON.stringify((xs ?? []).map((args) => encode(args)));
+for (const [id, prepared] of again) {
   if (!prepared.ok || wire(prepared.inputs) !== wire(inputs.get(id))) {
     throw new Error(`bench:floor: ${id}: generating the inputs again gave other inputs`);
   }
 }
-const inputsCpu = since(inputsCpu0);
 await closePythonWorkers();
 
 // 3. The floor: the same calls in one plain Python loop.
@@ -258,21 +260,18 @@ const candidateCalls = floor.cpuSeconds * callShare * distinctShare;
 const encodeShare = 1 - floor.repeatCalls / Math.max(1, floor.candidateCalls);
 // The floor over distinct programs only: what a plain loop that also skipped repeats would cost.
 const distinctFloorCpu = floor.cpuSeconds * (1 - callShare * (1 - distinctShare));
+// The two parts that are what is left once the others are taken out.
+const WORKER_REST = 'transport, worker side (forks, loads, pipes, checks)';
+const HOST_REST = 'transport, host side, and the rest';
 const parts: Array<[string, number]> = [
   ['input generation (host, with the filter’s host side)', inputsCpu.host],
   ['reference filter (its calls in the worker)', inputsCpu.workers],
   ['candidate calls (the floor loop’s share)', candidateCalls],
   ['encoding results (the harness encoder, timed alone)', floor.encodeSeconds * encodeShare],
-  [
-    'transport, worker side (forks, loads, pipes, checks)',
-    benchCpu.workers - inputsCpu.workers - candidateCalls - floor.encodeSeconds * encodeShare,
-  ],
+  [WORKER_REST, benchCpu.workers - inputsCpu.workers - candidateCalls - floor.encodeSeconds * encodeShare],
   ['comparison (outcomes to cells: parsing, canonical keys)', phases.cellsMs / 1000],
   ['analysis (pairs, groups, draws, records)', phases.analysisMs / 1000],
-  [
-    'transport, host side, and the rest',
-    benchCpu.host - inputsCpu.host - phases.cellsMs / 1000 - phases.analysisMs / 1000,
-  ],
+  [HOST_REST, benchCpu.host - inputsCpu.host - phases.cellsMs / 1000 - phases.analysisMs / 1000],
 ];
 const s = (x: number): string => `${x.toFixed(2).padStart(7)} s`;
 const pct = (x: number): string => `${((100 * x) / benchTotal).toFixed(0).padStart(3)} %`;
@@ -280,10 +279,7 @@ const pct = (x: number): string => `${((100 * x) / benchTotal).toFixed(0).padSta
 // into their limits, the floor's share of the calls can exceed what the bench spent on them (its
 // timeout budget stops a hung candidate sooner than the floor's timer), and the rest goes below
 // zero: then it is not known, and printed so.
-const residuals = new Set([
-  'transport, worker side (forks, loads, pipes, checks)',
-  'transport, host side, and the rest',
-]);
+const residuals = new Set([WORKER_REST, HOST_REST]);
 const known = (name: string, x: number): boolean => !residuals.has(name) || x >= 0;
 const unknownParts = parts.filter(([name, x]) => !known(name, x));
 const lines = [

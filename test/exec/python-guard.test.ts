@@ -47,7 +47,7 @@ const outside = mkdtempSync(join(tmpdir(), 'crosscheck-guard-outside-'));
 const secretFile = join(outside, 'secret.txt');
 const target = join(outside, 'escaped.txt');
 
-const valueOf = (o: Outcome | undefined): unknown => {
+const taggedValue = (o: Outcome | undefined): unknown => {
   expect(o?.kind, JSON.stringify(o)).toBe('value');
   return o?.kind === 'value' ? o.tagged : undefined;
 };
@@ -70,7 +70,7 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
     expect(matrix.isolation).toBe(isolation);
     expect(existsSync(target)).toBe(false);
     expect(JSON.stringify(matrix.outcomes)).not.toContain(SECRET_VALUE);
-    return valueOf(matrix.outcomes[0]?.[0]);
+    return taggedValue(matrix.outcomes[0]?.[0]);
   };
 
   it.skipIf(!available)(
@@ -130,7 +130,7 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
       );
 
       // Assert: each refused with a typed error in the candidate ('ctypes classes' finds none).
-      const got = Object.fromEntries(doors.map((d, i) => [d, valueOf(matrix.outcomes[0]?.[i])]));
+      const got = Object.fromEntries(doors.map((d, i) => [d, taggedValue(matrix.outcomes[0]?.[i])]));
       for (const d of doors) {
         if (d === 'ctypes classes') expect(got[d], d).toBe('refused silently');
         else expect(got[d], d).toMatch(/^(ImportError|PermissionError)$/);
@@ -159,7 +159,7 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
           outcome: { kind: 'timeout', reason: 'call', ms: 500 },
         });
       });
-      expect(valueOf(row[kinds.length])).toBe('plain');
+      expect(taggedValue(row[kinds.length])).toBe('plain');
     },
     120_000,
   );

@@ -4,8 +4,9 @@ It has no off switch, and candidate code cannot rebind anything it uses:
 
 - The hook is one function with no global names, no closure and no helper functions. Everything
   it calls or reads is bound once as a default argument when the child installs it: C functions
-  of `posix` (not `os.path`, whose Python functions look names up in module globals at call
-  time), type methods of `str`, frozen sets, tuples and read-only mappings. A candidate that
+  of `posix` and `_signal` (not `os.path` or `signal`, whose Python functions look names up in
+  module globals at call time), type methods of `str`, frozen sets, tuples and read-only
+  mappings. A candidate that
   reaches the hook's frame (a traceback, a signal handler) sees copies of those values in its
   locals; the function object, which holds the originals, is referenced only by the interpreter.
 - Paths are resolved by the kernel: the hook opens the path with O_PATH (no read or write, no
@@ -18,10 +19,10 @@ It has no off switch, and candidate code cannot rebind anything it uses:
 Defence in depth: the OS boundary around the worker is the real guard.
 """
 
+import _signal
 import errno
 import os
 import posix
-import signal
 import stat
 import sys
 from types import MappingProxyType as _frozen
@@ -165,9 +166,9 @@ def _make_hook(work, readable, readable_below, installed, installed_below, proc_
              o_dir=o_path | getattr(os, "O_DIRECTORY", 0), s_ifmt=stat.S_IFMT(0o177777),
              s_ifdir=stat.S_IFDIR, writes=os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND,
              dir_flags=getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_PATH", 0),
-             tmpfile=getattr(os, "O_TMPFILE", 0), enoent=errno.ENOENT, sigmask=signal.pthread_sigmask,
-             sig_block=signal.SIG_BLOCK, sig_setmask=signal.SIG_SETMASK,
-             all_signals=frozenset(signal.valid_signals()),
+             tmpfile=getattr(os, "O_TMPFILE", 0), enoent=errno.ENOENT, sigmask=_signal.pthread_sigmask,
+             sig_block=int(_signal.SIG_BLOCK), sig_setmask=int(_signal.SIG_SETMASK),
+             all_signals=frozenset(int(n) for n in _signal.valid_signals()),
              PermissionError_=PermissionError, ImportError_=ImportError, OSError_=OSError,
              ValueError_=ValueError, TypeError_=TypeError):
         if busy:

@@ -483,6 +483,11 @@ class Zygote:
             idx = progress[0]
             now = time.monotonic()
             if idx != call_idx:
+                # The harness only moves it forward within the batch; the candidate, which can
+                # reach the page too, must not restart its call's clock by moving it.
+                if (idx < call_idx or (window is not None and not window[0] <= idx < window[1])
+                        or (load and not more)):
+                    raise Ended("fault", "the progress counter moved from %d to %d" % (call_idx, idx))
                 call_idx, call_cpu = idx, cpu
                 clock_own.start(now)
                 encoding_from = None

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,25 +63,31 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
     await closePythonWorkers();
   });
 
-  const attack = async (name: string): Promise<unknown> => {
+  // Runs one attack; returns what it says got through. The escape target is checked apart,
+  // after the reply, so each attack answers for itself.
+  const attack = async (name: string): Promise<{ found: unknown; wrote: boolean; leaked: boolean }> => {
+    rmSync(target, { force: true });
     const task = defineTask({ name: 'f', timeoutMs: 10_000 });
     const matrix = await run(task, [fixture(name)], [[process.pid, SECRET_NAME, secretFile, target]], {
       isolation,
     });
     expect(matrix.isolation).toBe(isolation);
-    expect(existsSync(target)).toBe(false);
-    expect(JSON.stringify(matrix.outcomes)).not.toContain(SECRET_VALUE);
-    return taggedValue(matrix.outcomes[0]?.[0]);
+    const found = taggedValue(matrix.outcomes[0]?.[0]);
+    return {
+      found,
+      wrote: existsSync(target),
+      leaked: JSON.stringify(matrix.outcomes).includes(SECRET_VALUE),
+    };
   };
 
   it.skipIf(!available)(
     'should keep the audit hook on when a candidate rebinds os.path, builtins, modules and harness globals',
     async () => {
       // Act
-      const found = await attack('rebind_hook');
+      const got = await attack('rebind_hook');
 
       // Assert: nothing read, written or listed past the hook.
-      expect(found).toEqual([]);
+      expect(got).toEqual({ found: [], wrote: false, leaked: false });
     },
     60_000,
   );
@@ -89,10 +96,10 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
     'should keep the audit hook on when a candidate walks to its frame and changes what it holds',
     async () => {
       // Act
-      const found = await attack('walk_frames');
+      const got = await attack('walk_frames');
 
       // Assert
-      expect(found).toEqual([]);
+      expect(got).toEqual({ found: [], wrote: false, leaked: false });
     },
     60_000,
   );
@@ -140,6 +147,21 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
   );
 
   it.skipIf(!available)(
+    'should not let a candidate restart its call clock by moving the progress counter',
+    async () => {
+      // Arrange: 1.5 s of CPU against a 500 ms limit, the counter moved every few milliseconds.
+      const task = defineTask({ name: 'f', timeoutMs: 500 });
+
+      // Act
+      const matrix = await run(task, [fixture('move_progress')], [[1]], { isolation });
+
+      // Assert: the zygote takes the move for the fault it is.
+      expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'error', name: 'ProtocolError' });
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
     'should end at the call limit a result or exception whose dunders, metaclass or finalizer sleep',
     async () => {
       // Arrange: each sleeps 3 s, within the 3.5 s wall-time backstop a sleeping call gets
@@ -163,6 +185,35 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
     },
     120_000,
   );
+});
+
+describe('python audit hook: what it is made of', () => {
+  it('should load no global or closure name and hold no Python function that code could rebind', () => {
+    // Arrange: the hook as a child builds it, inspected in a plain interpreter.
+    const script = [
+      'import dis, json, sys, types',
+      'sys.path.insert(0, sys.argv[1])',
+      'from crosscheck_worker import audit',
+      'hook = audit._make_hook("/w", frozenset(), (), frozenset(), (), frozenset())',
+      'names = sorted({i.opname for i in dis.get_instructions(hook)',
+      '                if any(k in i.opname for k in ("GLOBAL", "DEREF", "NAME", "CLOSURE"))})',
+      'python = sorted(n for n, v in zip(hook.__code__.co_varnames[2:], hook.__defaults__)',
+      '                if isinstance(v, (types.FunctionType, types.MethodType, types.ModuleType)))',
+      'print(json.dumps([names, python, list(hook.__code__.co_freevars)]))',
+    ].join('\n');
+
+    // Act
+    const out = execFileSync(
+      'python3',
+      ['-B', '-c', script, join(import.meta.dirname, '..', '..', 'python')],
+      {
+        encoding: 'utf8',
+      },
+    );
+
+    // Assert
+    expect(JSON.parse(out)).toEqual([[], [], []]);
+  });
 });
 
 afterAll(() => {

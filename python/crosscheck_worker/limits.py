@@ -73,6 +73,10 @@ def block_process_creation():
         for name in ("kill", "killpg", "pidfd_open"):
             if hasattr(module, name):
                 setattr(module, name, refuser("sending signals"))
+        # The host ends a worker by killing its process group: a child must stay in it.
+        for name in ("setsid", "setpgid", "setpgrp"):
+            if hasattr(module, name):
+                setattr(module, name, refuser("leaving the worker's process group"))
     # A fresh copy of a built-in module (`_imp.create_builtin`, which raises no audit event)
     # would have none of the refusals above. The zygote loaded every built-in module already.
     import _imp

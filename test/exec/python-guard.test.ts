@@ -121,6 +121,7 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
         'os.fork',
         'os.posix_spawn',
         'os.execv',
+        'os.setsid',
         'code.replace',
         'FunctionType',
         '__code__',

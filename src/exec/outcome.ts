@@ -238,7 +238,7 @@ export const textOutcomes = (): ((text: string) => Outcome) => {
 };
 
 /**
- * The kind number of each outcome on the wire. python/crosscheck_worker.py has the same table
+ * The kind number of each outcome on the wire. python/crosscheck_worker/protocol.py has the same table
  * (`WIRE_VALUE` …); test/exec/wire-kinds.test.ts fails when the two differ.
  * @public
  */

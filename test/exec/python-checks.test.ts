@@ -4,17 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { root } from '../reporter/helpers.ts';
 
 /**
- * The zygote's check of a child's outcomes (python/crosscheck_worker.py `_all_reportable`) counts
+ * The zygote's check of a child's outcomes (python/crosscheck_worker/protocol.py `_all_reportable`) counts
  * over the outcomes joined by NULs instead of calling two string methods per outcome. It must
  * never pass a list the one-by-one check rejects, and must pass every list without a NUL that the
  * one-by-one check passes.
  */
 
-const WORKER = join(root, 'python', 'crosscheck_worker.py');
+const WORKER = join(root, 'python', 'crosscheck_worker', 'protocol.py');
 
 const SCRIPT = String.raw`
 import importlib.util, json, random, sys
-spec = importlib.util.spec_from_file_location("crosscheck_worker", sys.argv[1])
+spec = importlib.util.spec_from_file_location("protocol", sys.argv[1])
 w = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(w)
 # Pieces that make outcomes well-formed, nearly so, or broken in the ways the counts could miss.

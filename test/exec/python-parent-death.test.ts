@@ -59,7 +59,7 @@ describe.runIf(process.platform === 'linux')('python workers and their parent', 
     const workers = (): number[] =>
       below(host_).filter((pid) => {
         try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('crosscheck_worker.py');
+          return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('crosscheck_worker');
         } catch {
           return false;
         }

@@ -419,7 +419,7 @@ describe('python runner: interpreter', () => {
 
 describe('python runner: process lifetime', () => {
   it('should find the harness shipped in the package', () => {
-    expect(harnessPath()).toMatch(/python\/crosscheck_worker\.py$/);
+    expect(harnessPath()).toMatch(/python\/crosscheck_worker$/);
   });
 
   it('should run each candidate in a fresh directory of its worker and remove it when the candidate ends', async () => {

@@ -7,7 +7,7 @@ import { root } from '../reporter/helpers.ts';
 
 /** The outcome kinds on the wire have one table, shared by the TypeScript host and the Python worker. */
 
-const WORKER = join(root, 'python', 'crosscheck_worker.py');
+const WORKER = join(root, 'python', 'crosscheck_worker', 'protocol.py');
 
 /** The worker's WIRE_* constants, read from its syntax tree (importing it would start a worker). */
 const pythonTable = (): Record<string, number> => {

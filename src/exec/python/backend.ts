@@ -27,7 +27,7 @@ const addressSpaceMb = (memoryMb: number): number => Math.max(memoryMb, 512) + 2
 
 /**
  * Runs Python source candidates in a pool of long-lived `python3` workers
- * (`python/crosscheck_worker.py`) over the protocol of `docs/protocol.md`.
+ * (the `python/crosscheck_worker` package) over the protocol of `docs/protocol.md`.
  * @internal
  */
 export const pythonBackend: Backend = {

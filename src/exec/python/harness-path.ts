@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CrosscheckError } from '../../errors/index.ts';
 
-const HARNESS = join('python', 'crosscheck_worker.py');
+// A package folder, run as a script (`python <folder>` runs its __main__.py).
+const HARNESS = join('python', 'crosscheck_worker');
 
 // This module runs from src/exec/python under tsx or vitest, and from dist/ (ESM or CJS) once
 // built; the harness ships in the package's top-level python/ folder in every case.
@@ -12,13 +13,13 @@ const moduleDir = (): string =>
 
 let cached: string | undefined;
 
-/** Absolute path of `python/crosscheck_worker.py`, found by walking up from this module. @internal */
+/** Absolute path of the `python/crosscheck_worker` package, found by walking up from this module. @internal */
 export const harnessPath = (): string => {
   if (cached) return cached;
   let dir = moduleDir();
   for (;;) {
     const candidate = join(dir, HARNESS);
-    if (existsSync(candidate)) {
+    if (existsSync(join(candidate, '__main__.py'))) {
       cached = candidate;
       return candidate;
     }

@@ -1,5 +1,5 @@
 /**
- * Python candidates: long-lived `python3` workers running `python/crosscheck_worker.py`.
+ * Python candidates: long-lived `python3` workers running the `python/crosscheck_worker` package.
  * @packageDocumentation
  */
 export { closePythonWorkers, pythonBackend } from './backend.ts';

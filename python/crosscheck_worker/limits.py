@@ -1,0 +1,152 @@
+"""What a candidate's process may do, outside the audit hook: resource limits, process and thread
+creation refused in the modules themselves (friendly errors for the common spellings), and the
+lifeline that ends a child when its zygote dies.
+
+No ctypes, anywhere in a process that forks candidates: once `_ctypes` is loaded its classes stay
+reachable (`object.__subclasses__()`), and with them raw memory reads and writes that raise no
+audit event. The zygote gets PR_SET_PDEATHSIG and PR_SET_NO_NEW_PRIVS from a first interpreter
+that sets them and then executes this one (startup.py); a child, which cannot inherit them, gets
+a lifeline pipe instead (arm_lifeline)."""
+
+import fcntl
+import os
+import resource
+import signal
+import sys
+
+from .audit import HARNESS_FDS
+
+def set_limits(memory_mb):
+    """The child's resource limits, set right after the fork, before any candidate code."""
+
+    def lower(which, value):
+        try:
+            soft, hard = resource.getrlimit(which)
+            if hard != resource.RLIM_INFINITY and hard < value:
+                value = hard
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+
+    if memory_mb > 0:
+        lower(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
+    lower(resource.RLIMIT_CORE, 0)
+    lower(resource.RLIMIT_FSIZE, 64 * 1024 * 1024)
+    if hasattr(resource, "RLIMIT_NPROC"):
+        # Counts every process of the user, so 0 forbids any fork (not enforced for root: the
+        # audit hook below and the stubbed _posixsubprocess refuse process creation too).
+        lower(resource.RLIMIT_NPROC, 0)
+
+
+
+# The zygote's own handles on what block_process_creation replaces in the modules: bound before
+# it runs. They are no way around the policy: the interpreter raises the `os.fork`/`os.kill`
+# audit events inside these functions themselves, and a child's hook refuses them.
+_fork = os.fork
+_kill = os.kill
+
+
+def block_process_creation():
+    """Friendly errors for the common spellings; the audit hook covers the rest. Threads too:
+    one would outlive its call. `_posixsubprocess.fork_exec` raises no audit event, so the module
+    is replaced by a stub and loading it again is refused by the hook.
+
+    Runs once in the zygote, before its first fork (it uses _fork and _kill itself, and never
+    threads or subprocesses), so that every child starts with the modules already patched:
+    patching them in each child wrote to ~40 shared objects and cost ~0.4 ms of copied pages a
+    candidate."""
+
+    def refuser(what):
+        def refuse(*_a, **_k):
+            raise PermissionError("crosscheck: %s is not allowed for a candidate" % what)
+
+        return refuse
+
+    import posix
+
+    for module in (os, posix):
+        for name in ("fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp", "spawnv",
+                     "spawnve", "spawnl", "spawnle", "execv", "execve", "execl", "execle", "execlp",
+                     "execvp", "execvpe", "register_at_fork"):
+            if hasattr(module, name):
+                setattr(module, name, refuser("creating processes"))
+        for name in ("kill", "killpg", "pidfd_open"):
+            if hasattr(module, name):
+                setattr(module, name, refuser("sending signals"))
+        # The host ends a worker by killing its process group: a child must stay in it.
+        for name in ("setsid", "setpgid", "setpgrp"):
+            if hasattr(module, name):
+                setattr(module, name, refuser("leaving the worker's process group"))
+    # A fresh copy of a built-in module (`_imp.create_builtin`, which raises no audit event)
+    # would have none of the refusals above. The zygote loaded every built-in module already.
+    import _imp
+
+    if hasattr(_imp, "create_builtin"):
+        del _imp.create_builtin
+    stub = type(sys)("_posixsubprocess")
+    stub.fork_exec = refuser("creating processes")
+    sys.modules["_posixsubprocess"] = stub
+    import _thread
+    import threading  # imported now so that its own reference to _thread is patched too
+
+    for module in (_thread, threading):
+        for name in ("start_new_thread", "start_new", "start_joinable_thread", "_start_new_thread",
+                     "_start_joinable_thread"):
+            if hasattr(module, name):
+                setattr(module, name, refuser("starting threads"))
+    # threading registered _after_fork to run in every child of a fork: Python code that rebuilds
+    # the module's locks and thread table, touching (so copying) ~100 of the zygote's pages a
+    # child. The zygote has one thread and holds none of those locks when it forks, and a child
+    # cannot start threads, so the table and locks it inherits are already right. The registered
+    # function cannot be unregistered; its code is emptied instead (random's reseed, which keeps
+    # children's random streams apart, still runs).
+    after_fork = getattr(threading, "_after_fork", None)
+    if type(after_fork) is type(block_process_creation):
+        after_fork.__code__ = (lambda: None).__code__
+
+
+def arm_lifeline(fd, zygote_pid):
+    """Makes the end of the zygote kill this child. `fd` is the read end of a pipe whose only
+    write end the zygote holds: when the zygote exits, for any reason, the kernel closes that end
+    and signals the reader's owner (O_ASYNC), here with SIGKILL (F_SETSIG), which no handler can
+    catch. PR_SET_PDEATHSIG, which did this before, needs ctypes. Then a check that the zygote
+    has not died already (the signal would never come)."""
+    if fd != HARNESS_FDS:
+        os.dup2(fd, HARNESS_FDS)
+    fcntl.fcntl(HARNESS_FDS, fcntl.F_SETOWN, os.getpid())
+    fcntl.fcntl(HARNESS_FDS, getattr(fcntl, "F_SETSIG", 10), signal.SIGKILL)
+    fcntl.fcntl(HARNESS_FDS, fcntl.F_SETFL, fcntl.fcntl(HARNESS_FDS, fcntl.F_GETFL) | os.O_ASYNC)
+    if os.getppid() != zygote_pid:
+        os._exit(1)
+
+
+PR_SET_PDEATHSIG = 1
+PR_SET_NO_NEW_PRIVS = 38
+
+
+def harden_then_exec(argv, marker):
+    """The first stage of the worker (startup.py): sets, for the zygote to inherit through
+    execve, no privileges gained through exec and SIGKILL when the parent dies; checks the parent
+    is still there; then replaces this interpreter, which loaded ctypes, with a fresh one that
+    never does (`marker`, an environment variable, tells it so). Off Linux, or where ctypes does
+    not load, the worker goes on as it is, without either setting."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        import ctypes
+    except ImportError:
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+        prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
+        prctl.restype = ctypes.c_int
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+    os.environ[marker] = "1"
+    os.execv(sys.executable, argv)

@@ -1,0 +1,223 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closePythonWorkers } from '../../src/exec/python/index.ts';
+import {
+  candidates,
+  defineTask,
+  type IsolationMode,
+  type Outcome,
+  resolveIsolation,
+  run,
+} from '../../src/index.ts';
+
+// The in-process guards of the Python worker, attacked from candidate code through the public API:
+// the audit hook (its references, its frames), the doors to native code and raw memory, and the
+// candidate code the harness runs while it encodes a result. Each runs under 'process' and, as
+// root with bubblewrap, under 'os' (where the hook is defence in depth inside the boundary).
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'python-guard');
+const SECRET_NAME = 'OPENAI_API_KEY';
+const SECRET_VALUE = 'sk-guard-secret';
+
+// Without bubblewrap the 'os' cases are skipped, and say so; under CI, or when
+// CROSSCHECK_ISOLATION=os demands it, a missing boundary fails instead.
+const osAvailable = (() => {
+  try {
+    return resolveIsolation('os') === 'os';
+  } catch (error) {
+    if (process.env.CROSSCHECK_ISOLATION === 'os' || process.env.CI) throw error;
+    return false;
+  }
+})();
+const MODES: ReadonlyArray<readonly [IsolationMode, boolean]> = [
+  ['process', true],
+  ['os', osAvailable],
+];
+if (!osAvailable) console.warn("python-guard: no bubblewrap here, the 'os' cases are skipped");
+
+const fixture = (name: string) =>
+  candidates.fromSources([{ source: readFileSync(join(FIXTURES, `${name}.py`), 'utf8'), label: name }], {
+    language: 'python',
+    entry: 'f',
+  })[0]!;
+
+const outside = mkdtempSync(join(tmpdir(), 'crosscheck-guard-outside-'));
+const secretFile = join(outside, 'secret.txt');
+const target = join(outside, 'escaped.txt');
+
+const taggedValue = (o: Outcome | undefined): unknown => {
+  expect(o?.kind, JSON.stringify(o)).toBe('value');
+  return o?.kind === 'value' ? o.tagged : undefined;
+};
+
+describe.each(MODES)("python guards under isolation '%s'", (isolation, available) => {
+  beforeAll(() => {
+    process.env[SECRET_NAME] = SECRET_VALUE;
+    writeFileSync(secretFile, SECRET_VALUE);
+  });
+  afterAll(async () => {
+    delete process.env[SECRET_NAME];
+    await closePythonWorkers();
+  });
+
+  // Runs one attack; returns what it says got through. The escape target is checked apart,
+  // after the reply, so each attack answers for itself.
+  const attack = async (name: string): Promise<{ found: unknown; wrote: boolean; leaked: boolean }> => {
+    rmSync(target, { force: true });
+    const task = defineTask({ name: 'f', timeoutMs: 10_000 });
+    const matrix = await run(task, [fixture(name)], [[process.pid, SECRET_NAME, secretFile, target]], {
+      isolation,
+    });
+    expect(matrix.isolation).toBe(isolation);
+    const found = taggedValue(matrix.outcomes[0]?.[0]);
+    return {
+      found,
+      wrote: existsSync(target),
+      leaked: JSON.stringify(matrix.outcomes).includes(SECRET_VALUE),
+    };
+  };
+
+  it.skipIf(!available)(
+    'should keep the audit hook on when a candidate rebinds os.path, builtins, modules and harness globals',
+    async () => {
+      // Act
+      const got = await attack('rebind_hook');
+
+      // Assert: nothing read, written or listed past the hook.
+      expect(got).toEqual({ found: [], wrote: false, leaked: false });
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
+    'should keep the audit hook on when a candidate walks to its frame and changes what it holds',
+    async () => {
+      // Act
+      const got = await attack('walk_frames');
+
+      // Assert
+      expect(got).toEqual({ found: [], wrote: false, leaked: false });
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
+    'should refuse ctypes and every other door to native code, raw memory or process creation',
+    async () => {
+      // Arrange
+      const doors = [
+        'ctypes',
+        '_ctypes',
+        'ctypes classes',
+        '_ctypes renamed',
+        'own extension',
+        'cffi',
+        '/proc/self/mem',
+        'mmap /proc/<pid>/mem',
+        '_posixsubprocess',
+        'os.fork',
+        'os.posix_spawn',
+        'os.execv',
+        'os.setsid',
+        'code.replace',
+        'FunctionType',
+        '__code__',
+        'subinterpreter',
+      ];
+      const task = defineTask({ name: 'f', timeoutMs: 10_000 });
+
+      // Act
+      const matrix = await run(
+        task,
+        [fixture('native_doors')],
+        doors.map((d) => [d]),
+        { isolation },
+      );
+
+      // Assert: each refused with a typed error in the candidate ('ctypes classes' finds none).
+      const got = Object.fromEntries(doors.map((d, i) => [d, taggedValue(matrix.outcomes[0]?.[i])]));
+      for (const d of doors) {
+        if (d === 'ctypes classes') expect(got[d], d).toBe('refused silently');
+        else expect(got[d], d).toMatch(/^(ImportError|PermissionError)$/);
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(!available)(
+    'should not let a candidate restart its call clock by moving the progress counter',
+    async () => {
+      // Arrange: 1.5 s of CPU against a 500 ms limit, the counter moved every few milliseconds.
+      const task = defineTask({ name: 'f', timeoutMs: 500 });
+
+      // Act
+      const matrix = await run(task, [fixture('move_progress')], [[1]], { isolation });
+
+      // Assert: the zygote takes the move for the fault it is.
+      expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'error', name: 'ProtocolError' });
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
+    'should end at the call limit a result or exception whose dunders, metaclass or finalizer sleep',
+    async () => {
+      // Arrange: each sleeps 3 s, within the 3.5 s wall-time backstop a sleeping call gets
+      // (5 x 500 ms + 1 s), so only a limit on the encoding itself ends it.
+      const kinds = ['int', 'float', 'str', 'list', 'metaclass', 'message', 'argument', 'finalizer'];
+      const task = defineTask({ name: 'f', timeoutMs: 500 });
+      const inputs = [...kinds.map((k) => [k]), ['plain']];
+
+      // Act
+      const matrix = await run(task, [fixture('sleepy_results')], inputs, { isolation });
+
+      // Assert
+      const row = matrix.outcomes[0] ?? [];
+      kinds.forEach((kind, i) => {
+        expect({ kind, outcome: row[i] }).toEqual({
+          kind,
+          outcome: { kind: 'timeout', reason: 'call', ms: 500 },
+        });
+      });
+      expect(taggedValue(row[kinds.length])).toBe('plain');
+    },
+    120_000,
+  );
+});
+
+describe('python audit hook: what it is made of', () => {
+  it('should load no global or closure name and hold no Python function that code could rebind', () => {
+    // Arrange: the hook as a child builds it, inspected in a plain interpreter.
+    const script = [
+      'import dis, json, sys, types',
+      'sys.path.insert(0, sys.argv[1])',
+      'from crosscheck_worker import audit',
+      'hook = audit._make_hook("/w", frozenset(), (), frozenset(), (), frozenset())',
+      'names = sorted({i.opname for i in dis.get_instructions(hook)',
+      '                if any(k in i.opname for k in ("GLOBAL", "DEREF", "NAME", "CLOSURE"))})',
+      'python = sorted(n for n, v in zip(hook.__code__.co_varnames[2:], hook.__defaults__)',
+      '                if isinstance(v, (types.FunctionType, types.MethodType, types.ModuleType)))',
+      'print(json.dumps([names, python, list(hook.__code__.co_freevars)]))',
+    ].join('\n');
+
+    // Act
+    const out = execFileSync(
+      'python3',
+      ['-B', '-c', script, join(import.meta.dirname, '..', '..', 'python')],
+      {
+        encoding: 'utf8',
+      },
+    );
+
+    // Assert
+    expect(JSON.parse(out)).toEqual([[], [], []]);
+  });
+});
+
+afterAll(() => {
+  expect(readdirSync(outside).sort()).toEqual(['secret.txt']);
+  rmSync(outside, { recursive: true, force: true });
+});

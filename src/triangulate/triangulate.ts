@@ -175,6 +175,8 @@ export interface TriangulationResult {
 
 interface Side {
   readonly callables: readonly Callable[];
+  /** Left side only: which programs take part (the rest are not checked and get no witness). */
+  readonly eligible?: readonly boolean[];
   /** Base witnesses behind each right program (ids, labels), propagated from earlier stages. */
   readonly witnessIds?: readonly (readonly string[])[];
   readonly witnessLabels?: readonly (readonly string[])[];
@@ -223,6 +225,9 @@ const runStage = async (
     } else entryOf.push(i);
   });
   const entries = [...new Set(entryOf)];
+  // Programs outside the stage (STREAM: a list program whose own view found no witness) are not
+  // checked, so they can neither take a witness nor become a witness's first partner.
+  const active = entries.filter((li) => left.eligible?.[li] ?? true);
   const memo = new Map<string, Promise<PairVerdict>>();
   const verdict = (li: number, rj: number): Promise<PairVerdict> => {
     const key = `${li},${rj}`;
@@ -249,7 +254,7 @@ const runStage = async (
   const matrix = ctx.schedule === 'matrix';
   if (matrix && !inheritOn) {
     // Every pair is visited: check them all at once, so their calls share rounds.
-    await Promise.all(entries.flatMap((li) => Array.from({ length: nr }, (_, rj) => verdict(li, rj))));
+    await Promise.all(active.flatMap((li) => Array.from({ length: nr }, (_, rj) => verdict(li, rj))));
   } else if (matrix) {
     // Under inheritance most rows stop at their first pair that holds, so checking the whole matrix
     // does several times the work the loop below reads. Every row instead checks its pairs in
@@ -257,7 +262,7 @@ const runStage = async (
     // holds; the loop then checks the rest of a row only when it goes on past that pair. Verdicts
     // are the same as the full matrix's: a pair's verdict depends only on its own calls.
     await Promise.all(
-      entries.map(async (li) => {
+      active.map(async (li) => {
         for (let from = 0, size = 1; from < nr; from += size, size *= 2) {
           const to = Math.min(nr, from + size);
           const vs = await Promise.all(Array.from({ length: to - from }, (_, d) => verdict(li, from + d)));
@@ -272,8 +277,8 @@ const runStage = async (
   const firstPartner = new Map<string, number>();
   const agreeLists = new Map<number, number[]>();
   let budget = 0;
-  for (const li of entries) {
-    agreeLists.set(li, []);
+  for (const li of entries) agreeLists.set(li, []);
+  for (const li of active) {
     for (let rj = 0; rj < nr; rj++) {
       if (matrix && !memo.has(`${li},${rj}`)) {
         // Past the chunks: the rest of the row is checked at once.
@@ -681,14 +686,16 @@ export const triangulate = async <A extends Args>(
   }
   if (streamed) {
     const inner = stages[stages.length - 1] as StageOutput;
-    const views = fwd
-      .map((_, i) => i)
-      .filter((i) => (inner.wIds[i] as string[]).length > 0 && inner.entryOf[i] === i);
+    const triangulated = fwd.map((_, i) => (inner.wIds[i] as string[]).length > 0);
+    const views = fwd.map((_, i) => i).filter((i) => triangulated[i] && inner.entryOf[i] === i);
+    // As the authors' checker does: the map law is checked only for the list programs whose own
+    // pointwise view triangulated. Otherwise a list program that is wrong on one-element lists (its
+    // view fails) could pass the map law against another program's view and inherit its witnesses.
     stages.push(
       await runStage(
         'stateless-map',
         statelessMapProperty(),
-        { callables: listFwd },
+        { callables: listFwd, eligible: triangulated },
         {
           callables: views.map((i) => pointFwd[i] as Callable),
           witnessIds: views.map((i) => inner.wIds[i] as string[]),

@@ -157,6 +157,7 @@ export { defineTask, isTask, type Task, type TaskSpec } from './task/index.ts';
 export * as triangulation from './triangulate/index.ts';
 export {
   type CandidateSupport,
+  type StagePass,
   type Counterexample,
   defineHyperproperty,
   type Hyperproperty,

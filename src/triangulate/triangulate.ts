@@ -141,6 +141,22 @@ export interface CandidateSupport {
   readonly score: number;
   /** The first counterexample against it, when a pair failed. */
   readonly counterexample: (Counterexample & { readonly witness: string }) | null;
+  /**
+   * Every stage in which this program (or its pointwise view) was checked, with the hyperproperty
+   * and the programs of the other side it held with (`inherited` when it took them from an earlier
+   * program that agreed with the same witness, without checking the rest).
+   */
+  readonly passed: readonly StagePass[];
+}
+
+/** How one forward program fared in one stage: what φ held with, checked or inherited. @public */
+export interface StagePass {
+  readonly stage: string;
+  readonly hyperproperty: string;
+  /** Right-side programs φ was checked to hold with. */
+  readonly held: readonly string[];
+  /** Right-side programs taken over by inheritance (bijective φ), not checked for this program. */
+  readonly inherited: readonly string[];
 }
 
 /** The pairs of one stage. @public */
@@ -324,6 +340,22 @@ const runStage = async (
     entries,
     budget,
   };
+};
+
+/** What φ held with for left program i of a stage: the pairs checked to hold, then what it took over by inheritance. */
+const stagePass = (st: StageOutput, i: number): StagePass => {
+  const row = st.result.pairs[i] ?? [];
+  const right = st.result.right;
+  // The pair marked inherited held too: holding with a witness already matched is what triggers it.
+  const held = row.flatMap((v, j) =>
+    v.kind === 'holds' || v.kind === 'inherited' ? [right[j] as string] : [],
+  );
+  const inheritedAt = row.findIndex((v) => v.kind === 'inherited');
+  const inherited =
+    inheritedAt < 0
+      ? []
+      : (st.agrees[i] ?? []).map((j) => right[j] as string).filter((label) => !held.includes(label));
+  return { stage: st.result.name, hyperproperty: st.result.hyperproperty, held, inherited };
 };
 
 const dedupArgs = (xs: readonly Args[]): Args[] => {
@@ -708,6 +740,8 @@ export const triangulate = async <A extends Args>(
     );
   }
   const last = stages[stages.length - 1] as StageOutput;
+  // The stages whose left side is the forward programs (ENUM-SINV's first stage checks enumerators).
+  const forwardStages = stages.filter((st) => st.result.name !== 'enum-sinv');
   // Selection over entries (distinct programs under artifact pairing).
   const entrySupport = last.entries.map((e) => ({ witnesses: last.wIds[e] as string[] }));
   const method = options.selection ?? 'ransac';
@@ -734,6 +768,7 @@ export const triangulate = async <A extends Args>(
         fv && fv.kind === 'fails' && fv.counterexample
           ? { ...fv.counterexample, witness: last.result.right[fi] as string }
           : null,
+      passed: forwardStages.map((st) => stagePass(st, i)),
     };
   });
   const selected =

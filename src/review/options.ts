@@ -1,6 +1,7 @@
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { ExecLimits } from '../exec/index.ts';
 import type { Llm } from '../llm/index.ts';
+import { isCalibration, type ThresholdCalibration } from './calibrate.ts';
 import type { ReviewLlm } from './port.ts';
 
 /** Options of {@link review}. @public */
@@ -15,8 +16,12 @@ export interface ReviewOptions<L = Llm> {
   inputsPerScenario?: number;
   /** Generation + repair steps per scenario g. @defaultValue 3 */
   repairBudget?: number;
-  /** Acceptance threshold τ on the share of CORRECT verdicts. @defaultValue 0.8 */
-  threshold?: number;
+  /**
+   * Acceptance threshold τ on the share of CORRECT verdicts, or a {@link ThresholdCalibration}
+   * from `calibrateThreshold` (its τ, recorded with the metric and sample it was chosen on).
+   * @defaultValue 0.8
+   */
+  threshold?: number | ThresholdCalibration;
   /** Sampling temperature of every call. @defaultValue 0.5 */
   temperature?: number;
   /** Rerun index r: every model draw of this review uses sample index r. @defaultValue 0 */
@@ -40,6 +45,8 @@ export interface ResolvedReviewOptions<L = ReviewLlm> {
   readonly inputsPerScenario: number;
   readonly repairBudget: number;
   readonly threshold: number;
+  /** How τ was chosen, when it came from `calibrateThreshold`. */
+  readonly calibration: ReviewCalibration | null;
   readonly temperature: number;
   readonly seed: number;
   readonly earlyStop: number;
@@ -47,6 +54,15 @@ export interface ResolvedReviewOptions<L = ReviewLlm> {
   readonly judgeRejections: boolean;
   readonly run: Partial<ExecLimits>;
   readonly signal: AbortSignal | undefined;
+}
+
+/** How a review's τ was calibrated: the metric, its value and the sample it was chosen on. @public */
+export interface ReviewCalibration {
+  readonly metric: 'mcc' | 'p4';
+  readonly value: number;
+  readonly programs: number;
+  readonly correct: number;
+  readonly incorrect: number;
 }
 
 const WHERE = 'review(task, candidate, options)';
@@ -111,7 +127,16 @@ export const resolveReviewOptions = <L>(
     scenarios: int(o, 'scenarios', 3, 1),
     inputsPerScenario: int(o, 'inputsPerScenario', 3, 1),
     repairBudget: int(o, 'repairBudget', 3, 1),
-    threshold: unit(o, 'threshold', 0.8, 1),
+    threshold: isCalibration(o.threshold) ? o.threshold.threshold : unit(o, 'threshold', 0.8, 1),
+    calibration: isCalibration(o.threshold)
+      ? {
+          metric: o.threshold.metric,
+          value: o.threshold.value,
+          programs: o.threshold.programs,
+          correct: o.threshold.correct,
+          incorrect: o.threshold.incorrect,
+        }
+      : null,
     temperature: unit(o, 'temperature', 0.5, 2),
     seed: int(o, 'seed', 0, 0),
     earlyStop: int(o, 'earlyStop', 2, 1),

@@ -369,6 +369,7 @@ const reviewInner = async (
       problem,
       score: results.size > 0 && parseable > 0 ? counts.correct / parseable : null,
       threshold: o.threshold,
+      calibration: o.calibration,
       counts,
       scenarios: byScenario,
       properties,

@@ -1,3 +1,4 @@
+import type { ReviewCalibration } from './options.ts';
 import type { ReviewCall } from './port.ts';
 
 /** One behavior scenario of a specification (category partitioning). @public */
@@ -83,6 +84,8 @@ export interface Review {
   /** Share of CORRECT among parseable verdicts; `null` when none was judged. */
   readonly score: number | null;
   readonly threshold: number;
+  /** How `threshold` was calibrated (from `calibrateThreshold`); null for a fixed τ. */
+  readonly calibration: ReviewCalibration | null;
   readonly counts: { readonly correct: number; readonly incorrect: number; readonly unparseable: number };
   readonly scenarios: readonly ReviewedScenario[];
   /** Properties the model extracted (parameters, types, constraints, exceptions), as it wrote them. */

@@ -132,6 +132,12 @@ export const reviewZeroShot = async (
 export interface ReviewPoolOptions extends Partial<ReviewOptions> {
   /** How the pool's equivalence classes are measured. */
   measure?: PoolMeasureOptions;
+  /**
+   * Extension (not in the paper): add a scenario S*, "inputs where the samples disagree" (the
+   * shrunk witness and the first input separating each pair of classes), judged for every class,
+   * so the judge arbitrates exactly the disagreements incoherence found. @defaultValue true
+   */
+  disagreements?: boolean;
 }
 
 /**
@@ -155,9 +161,15 @@ export const reviewPool = async (
       },
     );
   for (const c of pool) checkArgs(task, c, where);
-  const { measure: measureOptions, ...rest } = options ?? {};
+  const { measure: measureOptions, disagreements = true, ...rest } = options ?? {};
+  if (typeof disagreements !== 'boolean')
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: \`disagreements\` must be a boolean, got ${describeValue(disagreements)}. Use false to judge only the generated scenarios.`,
+      { where },
+    );
   const o = resolve(rest);
-  return reviewPoolWith(task, pool, o, measureOptions ?? {}, where);
+  return reviewPoolWith(task, pool, o, measureOptions ?? {}, where, disagreements);
 };
 
 /**

@@ -1,3 +1,4 @@
+import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { ExecLimits } from '../exec/index.ts';
 import type { Llm } from '../llm/index.ts';
@@ -32,6 +33,16 @@ export interface ReviewOptions<L = Llm> {
   maxCalls?: number;
   /** Extension (not in the paper): judge deliberate rejections (`invalid` outcomes) too. @defaultValue false */
   judgeRejections?: boolean;
+  /**
+   * Extension (not in the paper): an input on which the candidate fails (an error, a timeout, a
+   * crash) is normally the input's fault and is repaired or dropped, so a bug that always
+   * crashes is never judged. With `'reference'` (the task's reference) or `'pool'` (a strict
+   * majority of `pool` returns a value), such an input counts as valid and the judge sees the
+   * candidate's failure as its output. @defaultValue null
+   */
+  confirmInputsWith?: 'reference' | 'pool' | null;
+  /** The other samples of the task, for `confirmInputsWith: 'pool'` (the candidate itself is skipped). */
+  pool?: readonly Candidate[];
   /** Limits of the candidate's calls. */
   run?: Partial<ExecLimits>;
   signal?: AbortSignal;
@@ -52,6 +63,8 @@ export interface ResolvedReviewOptions<L = ReviewLlm> {
   readonly earlyStop: number;
   readonly maxCalls: number;
   readonly judgeRejections: boolean;
+  readonly confirmInputsWith: 'reference' | 'pool' | null;
+  readonly pool: readonly Candidate[];
   readonly run: Partial<ExecLimits>;
   readonly signal: AbortSignal | undefined;
 }
@@ -121,6 +134,29 @@ export const resolveReviewOptions = <L>(
     bad('run', 'must be an object of execution limits', o.run, 'For example run: { timeoutMs: 2000 }.');
   if (o.judgeRejections !== undefined && typeof o.judgeRejections !== 'boolean')
     bad('judgeRejections', 'must be a boolean', o.judgeRejections, 'Use true or false.');
+  const confirm = o.confirmInputsWith ?? null;
+  if (confirm !== null && confirm !== 'reference' && confirm !== 'pool')
+    bad(
+      'confirmInputsWith',
+      "must be 'reference', 'pool' or null",
+      confirm,
+      "Use 'reference' with a task that has one, or 'pool' with { pool }.",
+    );
+  const pool = o.pool ?? [];
+  if (!Array.isArray(pool) || !pool.every(isCandidate))
+    bad(
+      'pool',
+      'must be an array of candidates',
+      o.pool,
+      'Pass the other samples of the task, e.g. from candidates.fromSources.',
+    );
+  if (confirm === 'pool' && (pool as unknown[]).length === 0)
+    bad(
+      'pool',
+      "must hold the other samples when confirmInputsWith is 'pool'",
+      o.pool,
+      'Pass { pool: otherSamples }.',
+    );
   return {
     llm: o.llm as L,
     judge: (o.judge ?? o.llm) as L,
@@ -142,6 +178,8 @@ export const resolveReviewOptions = <L>(
     earlyStop: int(o, 'earlyStop', 2, 1),
     maxCalls: int(o, 'maxCalls', 40, 1),
     judgeRejections: (o.judgeRejections as boolean | undefined) ?? false,
+    confirmInputsWith: confirm as 'reference' | 'pool' | null,
+    pool: pool as readonly Candidate[],
     run: (o.run as Partial<ExecLimits> | undefined) ?? {},
     signal: o.signal as AbortSignal | undefined,
   };

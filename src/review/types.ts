@@ -35,6 +35,12 @@ export interface ReviewedInput {
   readonly reason: string;
   /** The candidate's lines the call executed (its coverage class); `null` without line coverage. */
   readonly lines: readonly number[] | null;
+  /**
+   * Set when the candidate failed on this input and `confirmInputsWith` vouched for it (the
+   * reference, or a majority of the pool, returned a value): the judge saw the failure. For the
+   * disagreement scenario S*: `pool` (the samples disagree there).
+   */
+  readonly confirmedBy?: 'reference' | 'pool';
 }
 
 /** A scenario with what happened to it. @public */

@@ -13,7 +13,9 @@ import { formatMessage, misuse } from './message.ts';
 import {
   classesText,
   counterexampleLines,
+  DOES_NOT_PROVE,
   pairsText,
+  passedText,
   summaryText,
   supportLine,
 } from './triangulation-message.ts';
@@ -134,12 +136,15 @@ export async function toBeTriangulatedBy(
           ? `abstention: ${pairsText(r)}`
           : `${r.selected?.label} selected with support ${r.selected?.support} (score ${r.selected?.score}); ${pairsText(r)}`,
       details: [
+        ...(r.selected ? ([['Selected', passedText(r.selected)]] as const) : []),
         ['Support', supportLine(r)],
         ...(classLine ? ([['Classes', classLine]] as const) : []),
         ...(cx.length > 0 ? ([['Failures', `\n${cx.join('\n')}`]] as const) : []),
       ],
       replay: { seed: r.seed, args: 'forward', option: `{ ...options, seed: ${r.seed} }` },
-      hints: hints(r, agreeing, this.isNot),
+      hints: r.selected
+        ? [...hints(r, agreeing, this.isNot), DOES_NOT_PROVE]
+        : hints(r, agreeing, this.isNot),
     });
   return { pass, message, record };
 }

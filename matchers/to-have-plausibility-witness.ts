@@ -4,7 +4,13 @@ import { triangulate, triangulationRecord } from '../src/triangulate/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
 import { checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse } from './message.ts';
-import { counterexampleLines, pairsText, summaryText } from './triangulation-message.ts';
+import {
+  counterexampleLines,
+  DOES_NOT_PROVE,
+  pairsText,
+  passedText,
+  summaryText,
+} from './triangulation-message.ts';
 import type { PlausibilityWitnessOptions } from './types.ts';
 
 const NAME = 'toHavePlausibilityWitness';
@@ -84,10 +90,14 @@ export async function toHavePlausibilityWitness(
         ? 'every witness definitely rejects the candidate'
         : `at least ${min} plausibility witness${min === 1 ? '' : 'es'}`,
       received: `${support} (${holding} witness${holding === 1 ? '' : 'es'} hold; ${pairsText(r)})`,
-      details: cx.length > 0 ? [['Failures', `\n${cx.join('\n')}`]] : [],
+      details: [
+        ...(support > 0 && r.candidates[0] ? ([['Passed', passedText(r.candidates[0])]] as const) : []),
+        ...(cx.length > 0 ? ([['Failures', `\n${cx.join('\n')}`]] as const) : []),
+      ],
       replay: { seed: r.seed, args: 'task', option: `{ ...options, seed: ${r.seed} }` },
       hints: [
         'A plausibility witness is a program for the transformed problem that satisfies the hyperproperty with this candidate; a wrong witness can reject a right candidate, so check the witness too.',
+        ...(support > 0 ? [DOES_NOT_PROVE] : []),
       ],
     });
   return { pass, message, record };

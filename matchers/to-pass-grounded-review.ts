@@ -145,12 +145,15 @@ export async function toPassGroundedReview(
       toPassGroundedReview,
     );
   }
-  const threshold = options.threshold ?? reviewDefaults().threshold ?? 0.8;
+  const given = options.threshold ?? reviewDefaults().threshold ?? 0.8;
+  // A calibration from calibrateThreshold carries its τ; the review records how it was chosen.
+  const threshold =
+    typeof given === 'object' && given !== null && 'threshold' in given ? given.threshold : given;
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) {
     misuse(
       'INVALID_OPTION',
       NAME,
-      '`threshold` must be a number in [0, 1]',
+      '`threshold` must be a number in [0, 1] or a calibration from calibrateThreshold',
       threshold,
       'Pass e.g. { threshold: 0.8 }, the paper’s setting.',
       toPassGroundedReview,
@@ -233,7 +236,7 @@ export async function toPassGroundedReview(
       replay: { seed: r.seed, args: 'task', option: `{ seed: ${r.seed}, threshold: ${threshold} }` },
       hints: [
         'The judge never saw the code. Read its reasons: a wrong INCORRECT is the judge’s error, not the candidate’s.',
-        `This is an LLM judgment at τ = ${threshold}${threshold === 0.8 ? ' (the paper’s best setting)' : ' (the paper’s best setting is 0.8)'}, not a proof of correctness; with the cache committed, replay-only reproduces it exactly.`,
+        `This is an LLM judgment at τ = ${threshold}${r.calibration ? ` (calibrated for ${r.calibration.metric.toUpperCase()} ${num(r.calibration.value)} on ${r.calibration.programs} labelled programs, ${r.calibration.correct} correct and ${r.calibration.incorrect} incorrect)` : threshold === 0.8 ? ' (the paper’s best setting)' : ' (the paper’s best setting is 0.8)'}, not a proof of correctness; with the cache committed, replay-only reproduces it exactly.`,
       ],
     });
   };

@@ -71,3 +71,20 @@ export const classesText = (
 
 export const argsText = (xs: readonly Args[] | undefined): string =>
   xs ? `${xs.length} inputs` : 'the task inputs';
+
+/** `P_OK: FWD-INV(0) held with Q1, Q2; inherited Q3 · witnesses Q1, Q2, Q3`: why a program has its support. */
+export const passedText = (c: CandidateSupport): string => {
+  const stages = c.passed
+    .filter((p) => p.held.length + p.inherited.length > 0)
+    .map(
+      (p) =>
+        `${p.hyperproperty} held with ${p.held.join(', ') || 'none'}${p.inherited.length > 0 ? `; inherited ${p.inherited.join(', ')} (not checked against ${c.label})` : ''}`,
+    );
+  return `${c.label}: ${stages.join(' → ') || 'no stage held'} · witnesses ${c.witnesses.join(', ') || 'none'}`;
+};
+
+/** What a selection or a witness does not prove, for the message of a pass. */
+export const DOES_NOT_PROVE =
+  'A selection is evidence, not proof of correctness: a witness that shares the forward bug confirms it, ' +
+  'a witness taken over by inheritance was never checked against the program that inherited it, ' +
+  'and inputs a program declares invalid count as angelic up to the threshold (docs/triangulation.md, "What a pass does not prove").';

@@ -131,11 +131,14 @@ export {
   type WitnessReason,
 } from './measure/index.ts';
 export {
+  type CalibrationItem,
+  calibrateThreshold,
   configureReview,
   type JudgeVerdict,
   type PoolMeasureOptions,
   type PoolReview,
   type Review,
+  type ReviewCalibration,
   type ReviewCall,
   type ReviewedClass,
   type ReviewedInput,
@@ -149,7 +152,10 @@ export {
   review,
   reviewPool,
   reviewStability,
+  reviewZeroShot,
   type Scenario,
+  type ThresholdCalibration,
+  type ZeroShotReview,
 } from './review/index.ts';
 export type { Interval } from './stats/index.ts';
 export * as stats from './stats/index.ts';
@@ -164,6 +170,7 @@ export {
   type PlanPin,
   type SamplerTransformation,
   SEMANTICS,
+  type StagePass,
   subset,
   type TransformationSpec,
   type TransformedProblem,

@@ -183,6 +183,14 @@ export interface ReviewData {
   /** Departures from the paper's procedure that were on (e.g. `judgeRejections`). */
   readonly extensions: readonly string[];
   readonly threshold: number;
+  /** How τ was calibrated on a labelled sample (metric, its value there, the sample's size); null or absent for a fixed τ. */
+  readonly calibration?: {
+    readonly metric: 'mcc' | 'p4';
+    readonly value: number;
+    readonly programs: number;
+    readonly correct: number;
+    readonly incorrect: number;
+  } | null;
   /** Share of CORRECT among parseable verdicts; null when none. */
   readonly score: number | null;
   readonly verdict: 'accept' | 'reject' | 'inconclusive';

@@ -3,7 +3,16 @@ import { type Candidate, fromSources } from '../candidates/index.ts';
 import { CrosscheckError } from '../errors/index.ts';
 import { gen } from '../inputs/index.ts';
 import { measure } from '../measure/index.ts';
-import { type Confusion, confusion, correctStability, type LabelStability, mcc, p4 } from '../stats/index.ts';
+import {
+  type ClassificationInterval,
+  type Confusion,
+  classificationInterval,
+  confusion,
+  correctStability,
+  type LabelStability,
+  mcc,
+  p4,
+} from '../stats/index.ts';
 import { defineTask, type Task } from '../task/index.ts';
 import { decode, type Equality, type Tagged } from '../values/index.ts';
 import type { ResolvedReviewOptions } from './options.ts';
@@ -46,6 +55,11 @@ export interface ReviewBenchResult {
   readonly meanMcc: number | null;
   readonly meanP4: number | null;
   readonly stability: { readonly correct: LabelStability; readonly incorrect: LabelStability };
+  /**
+   * MCC and P4 over every rerun pooled, with a 95 % percentile-bootstrap interval over programs;
+   * refused (with the reason) below 20 programs or 5 of either truth, where a figure says little.
+   */
+  readonly intervals: { readonly mcc: ClassificationInterval; readonly p4: ClassificationInterval };
   /** Tokens (prompt + completion, live and replayed) per task per rerun. */
   readonly tokensPerTask: number;
   readonly calls: number;
@@ -220,6 +234,17 @@ export const runReviewBench = async (
     stability: correctStability(
       items.map((i) => ({ truth: i.truth, verdicts: i.runs.map((r) => r.verdict === 'accept') })),
     ),
+    intervals: (() => {
+      const programs = items.map((i) => ({
+        truth: i.truth,
+        labels: i.runs.map((r) => r.verdict === 'accept'),
+      }));
+      const seed = options.seed ?? 0;
+      return {
+        mcc: classificationInterval(programs, 'mcc', { seed }),
+        p4: classificationInterval(programs, 'p4', { seed }),
+      };
+    })(),
     tokensPerTask: reviewedTasks === 0 ? 0 : tokens / (reviewedTasks * runs),
     calls,
     liveCalls,
@@ -239,6 +264,10 @@ export const renderReviewBench = (r: ReviewBenchResult): string => {
       (f, i) =>
         `  rerun ${i}: TP ${f.confusion.tp} FP ${f.confusion.fp} TN ${f.confusion.tn} FN ${f.confusion.fn}; MCC ${fmt(f.mcc)}, P4 ${fmt(f.p4)}${f.inconclusive ? `; ${f.inconclusive} inconclusive (counted as not accepted)` : ''}`,
     ),
+    ...(['mcc', 'p4'] as const).map((k) => {
+      const iv = r.intervals[k];
+      return `${k.toUpperCase()} pooled over reruns ${iv.value.toFixed(3)}${iv.refused ? ` (no interval: ${iv.refused})` : ` (95% interval ${fmt(iv.low)} to ${fmt(iv.high)}, bootstrap over ${iv.programs} programs)`}`;
+    }),
     `correct stability: correct ${r.stability.correct.stable}/${r.stability.correct.reachable} (${fmt(r.stability.correct.ratio)}), incorrect ${r.stability.incorrect.stable}/${r.stability.incorrect.reachable} (${fmt(r.stability.incorrect.ratio)})`,
     `LLM calls ${r.calls} (${r.liveCalls} live, ${r.calls - r.liveCalls} replayed); cost ${r.costUsd === null ? 'unpriced' : `$${r.costUsd.toFixed(4)}`}`,
     ...r.skipped.map((s) => `skipped ${s.task}: ${s.reason}`),

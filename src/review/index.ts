@@ -11,6 +11,7 @@ import { isLlm, reviewLlmOf } from './llm-adapter.ts';
 import { type ResolvedReviewOptions, type ReviewOptions, resolveReviewOptions } from './options.ts';
 import { type PoolMeasureOptions, type PoolReview, reviewPoolWith } from './pool.ts';
 import { reviewWith } from './review.ts';
+import { type ZeroShotReview, zeroShotWith } from './zero-shot.ts';
 
 export {
   type ReviewBenchFigures,
@@ -21,10 +22,17 @@ export {
 } from './bench.ts';
 
 export { showInput, showOutcome, syntaxOf } from './review.ts';
+export type { ZeroShotReview } from './zero-shot.ts';
 
 import type { Review } from './types.ts';
 
-export type { ReviewOptions } from './options.ts';
+export {
+  CALIBRATION_MINIMUM,
+  type CalibrationItem,
+  calibrateThreshold,
+  type ThresholdCalibration,
+} from './calibrate.ts';
+export type { ReviewCalibration, ReviewOptions } from './options.ts';
 export type { PoolMeasureOptions, PoolReview, ReviewedClass } from './pool.ts';
 export type { ReviewCall, ReviewPurpose } from './port.ts';
 export { reviewData, reviewTokens } from './record.ts';
@@ -103,10 +111,33 @@ export const review = async (
   return reviewWith(task, candidate, o, where);
 };
 
+/**
+ * The zero-shot chain-of-thought baseline (the grounded-review paper's main comparison): one
+ * model call that reads the specification and the code and answers CORRECT or INCORRECT. Use it
+ * to compare judges on a labelled sample; `review` is the method, this is what it improves on.
+ * Options as {@link review} (only `llm`, `judge`, `temperature`, `seed` and `signal` apply).
+ * @public
+ */
+export const reviewZeroShot = async (
+  task: Task,
+  candidate: Candidate,
+  options?: Partial<ReviewOptions>,
+): Promise<ZeroShotReview> => {
+  const where = 'reviewZeroShot(task, candidate, options)';
+  checkArgs(task, candidate, where);
+  return zeroShotWith(task, candidate, resolve(options), where);
+};
+
 /** Options of {@link reviewPool}. @public */
 export interface ReviewPoolOptions extends Partial<ReviewOptions> {
   /** How the pool's equivalence classes are measured. */
   measure?: PoolMeasureOptions;
+  /**
+   * Extension (not in the paper): add a scenario S*, "inputs where the samples disagree" (the
+   * shrunk witness and the first input separating each pair of classes), judged for every class,
+   * so the judge arbitrates exactly the disagreements incoherence found. @defaultValue true
+   */
+  disagreements?: boolean;
 }
 
 /**
@@ -130,9 +161,15 @@ export const reviewPool = async (
       },
     );
   for (const c of pool) checkArgs(task, c, where);
-  const { measure: measureOptions, ...rest } = options ?? {};
+  const { measure: measureOptions, disagreements = true, ...rest } = options ?? {};
+  if (typeof disagreements !== 'boolean')
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: \`disagreements\` must be a boolean, got ${describeValue(disagreements)}. Use false to judge only the generated scenarios.`,
+      { where },
+    );
   const o = resolve(rest);
-  return reviewPoolWith(task, pool, o, measureOptions ?? {}, where);
+  return reviewPoolWith(task, pool, o, measureOptions ?? {}, where, disagreements);
 };
 
 /**

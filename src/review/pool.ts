@@ -1,10 +1,11 @@
 import type { Candidate } from '../candidates/index.ts';
 import { type Outcome, run } from '../exec/index.ts';
+import type { Args } from '../inputs/index.ts';
 import { type Measurement, type MeasureOptions, measure } from '../measure/index.ts';
 import { defineTask, type Task } from '../task/index.ts';
 import { tallyCalls } from './ledger.ts';
 import type { ResolvedReviewOptions } from './options.ts';
-import { reviewTraced, showOutcome, syntaxOf } from './review.ts';
+import { type ExtraScenario, reviewTraced, showOutcome, syntaxOf } from './review.ts';
 import type { Review, ReviewLlmRecord } from './types.ts';
 
 /** One equivalence class of a pool and its review. @public */
@@ -54,6 +55,7 @@ export const reviewPoolWith = async (
   o: ResolvedReviewOptions,
   measureOptions: PoolMeasureOptions,
   where: string,
+  disagreements = true,
 ): Promise<PoolReview> => {
   const measurement = await measure(task, pool, {
     ...measureOptions,
@@ -69,10 +71,11 @@ export const reviewPoolWith = async (
     invalidInput: task.invalidInput,
     timeoutMs: task.timeoutMs,
   });
+  const extra = disagreements ? await disagreementScenario(bare, pool, measurement, o) : null;
   const classes: ReviewedClass[] = [];
   for (const cls of measurement.classes) {
     const rep = pool[cls.members[0] as number] as Candidate;
-    const { review, judged } = await reviewTraced(task, rep, o, where);
+    const { review, judged } = await reviewTraced(task, rep, o, where, extra);
     const others = cls.members.slice(1).map((i) => pool[i] as Candidate);
     const inherited: string[] = [];
     const unverified: string[] = [];
@@ -115,3 +118,52 @@ export const reviewPoolWith = async (
 };
 
 const rep = (c: ReviewedClass): string => c.labels[0] as string;
+
+/**
+ * S*: the inputs on which the pool's classes differ, judged for every class, so the judge
+ * arbitrates exactly the disagreements incoherence found: the shrunk witness first, then, for
+ * each pair of classes, the first input (in draw order) where their representatives' outputs
+ * differ; at most twice the inputs kept per scenario. Null when the pool agrees everywhere.
+ */
+const disagreementScenario = async (
+  bare: Task,
+  pool: readonly Candidate[],
+  m: Measurement,
+  o: ResolvedReviewOptions,
+): Promise<ExtraScenario | null> => {
+  if (m.classes.length < 2) return null;
+  const reps = m.classes.map((c) => pool[c.members[0] as number] as Candidate);
+  const matrix = await run(bare, reps, m.inputs, { ...o.run, signal: o.signal });
+  const shown = reps.map((c, r) =>
+    m.inputs.map((_, j) => showOutcome(matrix.outcomes[r]?.[j] as Outcome, syntaxOf(c))),
+  );
+  const picked: Args[] = m.witness ? [m.witness.args] : [];
+  const taken = new Set<number>();
+  for (let a = 0; a < reps.length; a++)
+    for (let b = a + 1; b < reps.length; b++) {
+      const j = m.inputs.findIndex((_, x) => shown[a]?.[x] !== shown[b]?.[x]);
+      if (j >= 0 && !taken.has(j)) {
+        taken.add(j);
+        picked.push(m.inputs[j] as Args);
+      }
+    }
+  const cap = 2 * o.inputsPerScenario;
+  const seen = new Set<string>();
+  const inputs = picked.filter((args) => {
+    const key = JSON.stringify(args, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return {
+    scenario: {
+      id: 'S*',
+      title: 'inputs where the samples disagree',
+      category: 'disagreement between samples',
+      choice: `the ${m.classes.length} classes of the pool give different outputs`,
+      preconditions: 'none stated: the judge decides from the specification alone',
+      behavior: '',
+    },
+    inputs: inputs.slice(0, cap),
+  };
+};

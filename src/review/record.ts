@@ -21,6 +21,7 @@ export const reviewData = (
   method: 'trails',
   extensions: [...r.extensions],
   threshold: r.threshold,
+  calibration: r.calibration ? { ...r.calibration } : null,
   score: r.score,
   verdict: r.verdict,
   reason: r.reason,

@@ -127,7 +127,55 @@ interface Kept {
   readonly input: string;
   readonly outcome: Outcome;
   readonly lines: readonly number[] | null;
+  /** The candidate failed here and this vouched for the input (see `confirmInputsWith`). */
+  readonly confirmedBy?: 'reference' | 'pool';
 }
+
+/** Says, per input, whether a trusted source vouches for it (`confirmInputsWith`); null when off. */
+type Confirmer = ((inputs: readonly Args[]) => Promise<boolean[]>) | null;
+
+/**
+ * The confirmer of `confirmInputsWith`: the task's reference returns a value there, or a strict
+ * majority of the other pool samples does.
+ */
+const confirmerFor = (
+  task: Task,
+  candidate: Candidate,
+  o: ResolvedReviewOptions,
+  where: string,
+): Confirmer => {
+  if (o.confirmInputsWith === null) return null;
+  const bare = defineTask({
+    name: task.name,
+    entry: task.entry,
+    signature: task.signature,
+    equality: task.equality,
+    invalidInput: task.invalidInput,
+    timeoutMs: task.timeoutMs,
+  });
+  if (o.confirmInputsWith === 'reference') {
+    const reference = task.reference;
+    if (!reference)
+      throw new CrosscheckError(
+        'INVALID_OPTION',
+        `${where}: \`confirmInputsWith: 'reference'\` needs a task with a reference, and task \`${task.name}\` has none. Add defineTask({ reference }) or use 'pool' with { pool }.`,
+        { where },
+      );
+    return async (inputs) => {
+      const m = await run(bare, [reference], inputs, { ...o.run, signal: o.signal });
+      return inputs.map((_, j) => m.outcomes[0]?.[j]?.kind === 'value');
+    };
+  }
+  const others = o.pool.filter((c) => c.id !== candidate.id);
+  return async (inputs) => {
+    if (others.length === 0) return inputs.map(() => false);
+    const m = await run(bare, others, inputs, { ...o.run, signal: o.signal });
+    return inputs.map((_, j) => {
+      const values = m.outcomes.filter((row) => row[j]?.kind === 'value').length;
+      return values * 2 > others.length;
+    });
+  };
+};
 
 /** What runs candidate calls for a review: the candidate and its coverage twin, side by side. */
 export interface Executor {
@@ -183,6 +231,7 @@ const runScenario = async (
   executor: Executor,
   seen: Set<string>,
   o: ResolvedReviewOptions,
+  confirm: Confirmer,
 ): Promise<ScenarioRun> => {
   const k = o.inputsPerScenario;
   const arity = arityOf(spec.signature);
@@ -201,9 +250,20 @@ const runScenario = async (
     if (lines.length === 0) failed.push({ text: '(no inputs)', problem: 'the reply held no input lines' });
     const runnable = lines.filter((l): l is { text: string; args: Args } => 'args' in l);
     const results = await executor.exec(runnable.map((l) => l.args));
+    // Inputs the candidate failed on, vouched for by the reference or the pool: judged, not repaired.
+    const failing = runnable.flatMap((l, i) =>
+      isValid((results[i] as { outcome: Outcome }).outcome, o.judgeRejections) ? [] : [i],
+    );
+    const vouched = new Set<number>();
+    if (confirm && failing.length > 0) {
+      const ok = await confirm(failing.map((i) => (runnable[i] as { args: Args }).args));
+      failing.forEach((i, k) => {
+        if (ok[k]) vouched.add(i);
+      });
+    }
     runnable.forEach((l, i) => {
       const r = results[i] as { outcome: Outcome; lines: readonly number[] | null };
-      if (!isValid(r.outcome, o.judgeRejections)) {
+      if (!isValid(r.outcome, o.judgeRejections) && !vouched.has(i)) {
         failed.push({ text: l.text, problem: describeOutcome(r.outcome) });
         return;
       }
@@ -218,6 +278,7 @@ const runScenario = async (
         outcome: r.outcome,
         lines: r.lines,
         key,
+        ...(vouched.has(i) ? { confirmedBy: o.confirmInputsWith as 'reference' | 'pool' } : {}),
       });
     });
     lastErrors = failed.map((f) => `${f.text}: ${f.problem}`);
@@ -311,11 +372,22 @@ export const reviewTraced = async (
   candidate: Candidate,
   o: ResolvedReviewOptions,
   where: string,
+  extra: ExtraScenario | null = null,
 ): Promise<{ review: Review; judged: ReadonlyArray<{ args: Args; output: string }> }> => {
   const sink: { judged: ReadonlyArray<{ args: Args; output: string }> } = { judged: [] };
-  const review = await reviewInner(task, candidate, o, where, sink);
+  const review = await reviewInner(task, candidate, o, where, sink, extra);
   return { review, judged: sink.judged };
 };
+
+/**
+ * A scenario whose inputs come from outside the generator: S*, the inputs on which a pool's
+ * samples disagree. Every input is judged, whatever the candidate did there (the pool vouches
+ * for it: other samples returned on it).
+ */
+export interface ExtraScenario {
+  readonly scenario: Scenario;
+  readonly inputs: readonly Args[];
+}
 
 const reviewInner = async (
   task: Task,
@@ -323,11 +395,13 @@ const reviewInner = async (
   o: ResolvedReviewOptions,
   where: string,
   sink: { judged: ReadonlyArray<{ args: Args; output: string }> },
+  extra: ExtraScenario | null,
 ): Promise<Review> => {
   const started = performance.now();
   const spec = specOf(task, candidate, where);
   const chat = new Conversation(o);
   const executor = executorFor(task, candidate, o);
+  const confirm = confirmerFor(task, candidate, o, where);
   const scenarios: ReviewedScenario[] = [];
   let properties = '';
   const judged: Array<{ scenario: number; kept: Kept }> = [];
@@ -349,6 +423,7 @@ const reviewInner = async (
             verdict: r?.verdict ?? 'NOT_JUDGED',
             reason: r?.reason ?? '',
             lines: kept.lines ? [...kept.lines] : null,
+            ...(kept.confirmedBy ? { confirmedBy: kept.confirmedBy } : {}),
           };
         }),
     }));
@@ -369,13 +444,18 @@ const reviewInner = async (
       problem,
       score: results.size > 0 && parseable > 0 ? counts.correct / parseable : null,
       threshold: o.threshold,
+      calibration: o.calibration,
       counts,
       scenarios: byScenario,
       properties,
       candidate: { label: candidate.label, id: candidate.id },
       seed: o.seed,
       dedup: executor.dedup,
-      extensions: o.judgeRejections ? ['judgeRejections'] : [],
+      extensions: [
+        ...(o.judgeRejections ? ['judgeRejections'] : []),
+        ...(o.confirmInputsWith ? [`confirmInputsWith:${o.confirmInputsWith}`] : []),
+        ...(extra ? ['disagreements'] : []),
+      ],
       llm: tallyCalls(chat.calls, o.llm.model, o.judge.model),
       durationMs: performance.now() - started,
     };
@@ -394,7 +474,7 @@ const reviewInner = async (
     const seen = new Set<string>();
     let emptyRun = 0;
     for (let i = 0; i < list.length; i++) {
-      const s = await runScenario(chat, spec, properties, list[i] as Scenario, executor, seen, o);
+      const s = await runScenario(chat, spec, properties, list[i] as Scenario, executor, seen, o, confirm);
       scenarios.push({ ...s.reviewed, inputs: [] });
       for (const kept of s.kept) judged.push({ scenario: i, kept });
       if (s.kept.length > 0) {
@@ -415,6 +495,35 @@ const reviewInner = async (
           });
         return finish('reject', 'no-valid-inputs');
       }
+    }
+    if (extra && extra.inputs.length > 0) {
+      const fresh = extra.inputs.filter((args) => !seen.has(JSON.stringify(encode(args))));
+      const results = await executor.exec(fresh);
+      const at = scenarios.length;
+      fresh.forEach((args, j) => {
+        const r = results[j] as { outcome: Outcome; lines: readonly number[] | null };
+        seen.add(JSON.stringify(encode(args)));
+        judged.push({
+          scenario: at,
+          kept: {
+            args,
+            input: showInput(args, spec.syntax),
+            outcome: r.outcome,
+            lines: r.lines,
+            ...(isValid(r.outcome, o.judgeRejections) ? {} : { confirmedBy: 'pool' as const }),
+          },
+        });
+      });
+      scenarios.push({
+        ...extra.scenario,
+        status: fresh.length > 0 ? 'judged' : 'skipped',
+        steps: 0,
+        generated: 0,
+        valid: fresh.length,
+        inputs: [],
+        lastErrors:
+          fresh.length > 0 ? [] : ['every disagreement input was already judged in another scenario'],
+      });
     }
     if (judged.length === 0) return finish('reject', 'no-valid-inputs');
     const verdicts = await Promise.allSettled(judged.map((j) => judgeOne(chat, spec, j.kept)));

@@ -1,3 +1,4 @@
+import type { ReviewCalibration } from './options.ts';
 import type { ReviewCall } from './port.ts';
 
 /** One behavior scenario of a specification (category partitioning). @public */
@@ -34,6 +35,12 @@ export interface ReviewedInput {
   readonly reason: string;
   /** The candidate's lines the call executed (its coverage class); `null` without line coverage. */
   readonly lines: readonly number[] | null;
+  /**
+   * Set when the candidate failed on this input and `confirmInputsWith` vouched for it (the
+   * reference, or a majority of the pool, returned a value): the judge saw the failure. For the
+   * disagreement scenario S*: `pool` (the samples disagree there).
+   */
+  readonly confirmedBy?: 'reference' | 'pool';
 }
 
 /** A scenario with what happened to it. @public */
@@ -83,6 +90,8 @@ export interface Review {
   /** Share of CORRECT among parseable verdicts; `null` when none was judged. */
   readonly score: number | null;
   readonly threshold: number;
+  /** How `threshold` was calibrated (from `calibrateThreshold`); null for a fixed τ. */
+  readonly calibration: ReviewCalibration | null;
   readonly counts: { readonly correct: number; readonly incorrect: number; readonly unparseable: number };
   readonly scenarios: readonly ReviewedScenario[];
   /** Properties the model extracted (parameters, types, constraints, exceptions), as it wrote them. */

@@ -23,6 +23,12 @@ export {
   mcc,
   p4,
 } from './classification.ts';
+export {
+  CLASSIFICATION_INTERVAL_MINIMUM,
+  type ClassificationInterval,
+  classificationInterval,
+  type LabelledProgram,
+} from './classification-interval.ts';
 export { entropy } from './entropy.ts';
 export {
   bracketedInterval,

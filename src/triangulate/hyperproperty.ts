@@ -1,11 +1,40 @@
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { Args } from '../inputs/index.ts';
-import { encode, formatTagged } from '../values/index.ts';
+import { encode, formatTagged, Tuple } from '../values/index.ts';
 import type { Callable } from './calls.ts';
 import { angelicFails, type Logic, type Truth } from './logic.ts';
 import type { TriangulationSemantics } from './options.ts';
 import { PythonRandom } from './python-random.ts';
-import { A, type Answers, answers, D, isSpecial, type Special, showSpecial, tolerate, U } from './special.ts';
+import {
+  A,
+  type Answers,
+  answers,
+  D,
+  isAnswers,
+  isSpecial,
+  type Special,
+  showSpecial,
+  tolerate,
+  U,
+} from './special.ts';
+
+/**
+ * Whether a value is too large for a computed domain under `smallValues`: an int outside
+ * [−int, int], a str or list longer than `length`, at any depth of lists, tuples and dict values
+ * (sets and floats are never too large), as the authors' checker's filter reads Python values.
+ */
+const tooLarge = (v: unknown, bound: { readonly int: number; readonly length: number }): boolean => {
+  if (typeof v === 'bigint') return v < -BigInt(bound.int) || v > BigInt(bound.int);
+  if (typeof v === 'number') return Number.isInteger(v) && !Object.is(v, -0) && Math.abs(v) > bound.int;
+  if (typeof v === 'string') return [...v].length > bound.length;
+  if (v instanceof Tuple) return v.some((x) => tooLarge(x, bound));
+  if (Array.isArray(v)) return v.length > bound.length || v.some((x) => tooLarge(x, bound));
+  if (v instanceof Map) return [...v.values()].some((x) => tooLarge(x, bound));
+  if (v instanceof Set) return false;
+  if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype)
+    return Object.values(v).some((x) => tooLarge(x, bound));
+  return false;
+};
 
 /** One program call on the path to a failure. @public */
 export interface TracedCall {
@@ -230,6 +259,10 @@ export const checkHyperproperty = async (
     // An answer contributes its values; anything that is not a list is one demonic element.
     const view = answers(domain);
     let elements: readonly unknown[] = isSpecial(view) ? [D] : view.values;
+    // A domain a program computed (not one of the input sides, not their pairs) loses its large
+    // values first under `smallValues`, as the authors' checker does.
+    const small = semantics.smallValues;
+    if (small && isAnswers(domain)) elements = elements.filter((x) => isSpecial(x) || !tooLarge(x, small));
     const max = options.maxDomain ?? defaultMax;
     if (elements.length > max) {
       const pick = sampleIndexes(elements.length, max, semantics.domainSampler === 'python' ? 42 : seed);

@@ -82,6 +82,7 @@ export {
 export {
   type CandidateSupport,
   type ComposedWitness,
+  type StagePass,
   type StageResult,
   type TriangulateOptions,
   type TriangulationResult,

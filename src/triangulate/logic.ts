@@ -1,4 +1,12 @@
-import { type Comparator, comparator, type Equality, encode, type Tagged } from '../values/index.ts';
+import {
+  type Comparator,
+  comparator,
+  type Equality,
+  encode,
+  PyFloat,
+  type Tagged,
+  Tuple,
+} from '../values/index.ts';
 import type { TriangulationSemantics } from './options.ts';
 import { A, type Answers, answers, D, isSpecial, type Special, strongest, U } from './special.ts';
 
@@ -50,6 +58,17 @@ const connective =
   (...ts: readonly Truth[]): Truth =>
     strongest(...ts) ?? op(ts as readonly boolean[]);
 
+/** A Python float as decoded: a non-integral number, −0, or an integral float's box (JS numbers count likewise). */
+const isFloat = (v: unknown): v is number | PyFloat =>
+  v instanceof PyFloat || (typeof v === 'number' && (!Number.isInteger(v) || Object.is(v, -0)));
+
+/** `math.isclose(a, b)` with its defaults (relative 1e-9, absolute 0). */
+const isClose = (a: number, b: number): boolean =>
+  a === b ||
+  (Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)));
+
+const isList = (v: unknown): v is readonly unknown[] => Array.isArray(v) && !(v instanceof Tuple);
+
 /** Builds the logic of a semantics and an equality. @public */
 export const createLogic = (semantics: TriangulationSemantics, equality: Equality = 'python'): Logic => {
   const cmp: Comparator = comparator(equality);
@@ -80,7 +99,7 @@ export const createLogic = (semantics: TriangulationSemantics, equality: Equalit
     }
     return null;
   };
-  const plainEqual = (a: unknown, b: unknown): boolean => {
+  const toleranceEqual = (a: unknown, b: unknown): boolean => {
     const quick = fast(a, b, 0);
     if (quick !== null) return quick;
     const ta = tagged(a);
@@ -88,6 +107,25 @@ export const createLogic = (semantics: TriangulationSemantics, equality: Equalit
     if (ta === null || tb === null) return false;
     return cmp.equalTagged(ta, tb);
   };
+  // The authors' checker: floats are close only between two floats (at the top level, or as
+  // elements of two lists of one length); everything else is Python's exact `==`.
+  const artifactCloseness = semantics.closeness === 'artifact' && equality === 'python';
+  const exactEqual = (a: unknown, b: unknown): boolean => {
+    const quick = fast(a, b, 0);
+    if (quick !== null) return quick;
+    const ta = tagged(a);
+    const tb = tagged(b);
+    if (ta === null || tb === null) return false;
+    return cmp.prepare(ta).key === cmp.prepare(tb).key;
+  };
+  const flatEqual = (a: unknown, b: unknown): boolean =>
+    isFloat(a) && isFloat(b) ? isClose(Number(a), Number(b)) : exactEqual(a, b);
+  const artifactEqual = (a: unknown, b: unknown): boolean => {
+    if (isList(a) && isList(b) && a.length === b.length) return a.every((x, i) => flatEqual(x, b[i]));
+    return flatEqual(a, b);
+  };
+  const plainEqual = artifactCloseness ? artifactEqual : toleranceEqual;
+  const elementEqual = artifactCloseness ? flatEqual : toleranceEqual;
   const equals = (a: unknown, b: unknown): Truth => {
     if (a === D || b === D) return D;
     if (a === A || b === A) return A;
@@ -103,7 +141,7 @@ export const createLogic = (semantics: TriangulationSemantics, equality: Equalit
         la.length === lb.length
       ) {
         // The authors' checker compares equal-length lists element-wise, a special element equal to anything.
-        return la.every((x, i) => isSpecial(x) || isSpecial(lb[i]) || plainEqual(x, lb[i]));
+        return la.every((x, i) => isSpecial(x) || isSpecial(lb[i]) || elementEqual(x, lb[i]));
       }
       return strongest(...(Array.isArray(a) ? la : []), ...(Array.isArray(b) ? lb : [])) ?? false;
     }
@@ -115,7 +153,7 @@ export const createLogic = (semantics: TriangulationSemantics, equality: Equalit
     if (isSpecial(set)) return strongest(x, set) as Special;
     if (x === U || x === D) return D;
     if (x === A) return semantics.angelicMember === 'true' ? true : A;
-    for (const v of set.values) if (!isSpecial(v) && plainEqual(x, v)) return true;
+    for (const v of set.values) if (!isSpecial(v) && elementEqual(x, v)) return true;
     return set.exhaustive ? false : A;
   };
   return {

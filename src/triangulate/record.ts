@@ -25,6 +25,10 @@ export type TriangulationData = {
     readonly support: number;
     readonly score: number;
     readonly group: string[];
+    /** Its plausibility witnesses (labels, with repetitions: one per agreement they came through). */
+    readonly witnesses: string[];
+    /** Per stage it was checked in: the hyperproperty, what φ held with, and what it inherited. */
+    readonly passed: { stage: string; hyperproperty: string; held: string[]; inherited: string[] }[];
   } | null;
   readonly support: {
     readonly label: string;
@@ -104,6 +108,13 @@ export const triangulationRecord = (
       support: sel.support,
       score: sel.score,
       group: sel.group.map((i) => r.candidates[i]?.label ?? String(i)),
+      witnesses: [...sel.witnesses],
+      passed: sel.passed.map((p) => ({
+        stage: p.stage,
+        hyperproperty: p.hyperproperty,
+        held: [...p.held],
+        inherited: [...p.inherited],
+      })),
     },
     support: r.candidates.map((c) => ({
       label: c.label,

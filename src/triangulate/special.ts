@@ -58,7 +58,8 @@ const ANSWERS = Symbol.for('crosscheck.triangulate.answers');
 export const makeAnswers = (values: readonly unknown[], exhaustive: boolean): Answers =>
   Object.freeze({ values, exhaustive, [ANSWERS]: true });
 
-const isAnswers = (x: unknown): x is Answers =>
+/** Whether a value is an {@link Answers} view. @internal */
+export const isAnswers = (x: unknown): x is Answers =>
   typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[ANSWERS] === true;
 
 /**

@@ -141,6 +141,22 @@ export interface CandidateSupport {
   readonly score: number;
   /** The first counterexample against it, when a pair failed. */
   readonly counterexample: (Counterexample & { readonly witness: string }) | null;
+  /**
+   * Every stage in which this program (or its pointwise view) was checked, with the hyperproperty
+   * and the programs of the other side it held with (`inherited` when it took them from an earlier
+   * program that agreed with the same witness, without checking the rest).
+   */
+  readonly passed: readonly StagePass[];
+}
+
+/** How one forward program fared in one stage: what φ held with, checked or inherited. @public */
+export interface StagePass {
+  readonly stage: string;
+  readonly hyperproperty: string;
+  /** Right-side programs φ was checked to hold with. */
+  readonly held: readonly string[];
+  /** Right-side programs taken over by inheritance (bijective φ), not checked for this program. */
+  readonly inherited: readonly string[];
 }
 
 /** The pairs of one stage. @public */
@@ -175,6 +191,8 @@ export interface TriangulationResult {
 
 interface Side {
   readonly callables: readonly Callable[];
+  /** Left side only: which programs take part (the rest are not checked and get no witness). */
+  readonly eligible?: readonly boolean[];
   /** Base witnesses behind each right program (ids, labels), propagated from earlier stages. */
   readonly witnessIds?: readonly (readonly string[])[];
   readonly witnessLabels?: readonly (readonly string[])[];
@@ -223,6 +241,9 @@ const runStage = async (
     } else entryOf.push(i);
   });
   const entries = [...new Set(entryOf)];
+  // Programs outside the stage (STREAM: a list program whose own view found no witness) are not
+  // checked, so they can neither take a witness nor become a witness's first partner.
+  const active = entries.filter((li) => left.eligible?.[li] ?? true);
   const memo = new Map<string, Promise<PairVerdict>>();
   const verdict = (li: number, rj: number): Promise<PairVerdict> => {
     const key = `${li},${rj}`;
@@ -249,7 +270,7 @@ const runStage = async (
   const matrix = ctx.schedule === 'matrix';
   if (matrix && !inheritOn) {
     // Every pair is visited: check them all at once, so their calls share rounds.
-    await Promise.all(entries.flatMap((li) => Array.from({ length: nr }, (_, rj) => verdict(li, rj))));
+    await Promise.all(active.flatMap((li) => Array.from({ length: nr }, (_, rj) => verdict(li, rj))));
   } else if (matrix) {
     // Under inheritance most rows stop at their first pair that holds, so checking the whole matrix
     // does several times the work the loop below reads. Every row instead checks its pairs in
@@ -257,7 +278,7 @@ const runStage = async (
     // holds; the loop then checks the rest of a row only when it goes on past that pair. Verdicts
     // are the same as the full matrix's: a pair's verdict depends only on its own calls.
     await Promise.all(
-      entries.map(async (li) => {
+      active.map(async (li) => {
         for (let from = 0, size = 1; from < nr; from += size, size *= 2) {
           const to = Math.min(nr, from + size);
           const vs = await Promise.all(Array.from({ length: to - from }, (_, d) => verdict(li, from + d)));
@@ -272,8 +293,8 @@ const runStage = async (
   const firstPartner = new Map<string, number>();
   const agreeLists = new Map<number, number[]>();
   let budget = 0;
-  for (const li of entries) {
-    agreeLists.set(li, []);
+  for (const li of entries) agreeLists.set(li, []);
+  for (const li of active) {
     for (let rj = 0; rj < nr; rj++) {
       if (matrix && !memo.has(`${li},${rj}`)) {
         // Past the chunks: the rest of the row is checked at once.
@@ -319,6 +340,22 @@ const runStage = async (
     entries,
     budget,
   };
+};
+
+/** What φ held with for left program i of a stage: the pairs checked to hold, then what it took over by inheritance. */
+const stagePass = (st: StageOutput, i: number): StagePass => {
+  const row = st.result.pairs[i] ?? [];
+  const right = st.result.right;
+  // The pair marked inherited held too: holding with a witness already matched is what triggers it.
+  const held = row.flatMap((v, j) =>
+    v.kind === 'holds' || v.kind === 'inherited' ? [right[j] as string] : [],
+  );
+  const inheritedAt = row.findIndex((v) => v.kind === 'inherited');
+  const inherited =
+    inheritedAt < 0
+      ? []
+      : (st.agrees[i] ?? []).map((j) => right[j] as string).filter((label) => !held.includes(label));
+  return { stage: st.result.name, hyperproperty: st.result.hyperproperty, held, inherited };
 };
 
 const dedupArgs = (xs: readonly Args[]): Args[] => {
@@ -681,14 +718,16 @@ export const triangulate = async <A extends Args>(
   }
   if (streamed) {
     const inner = stages[stages.length - 1] as StageOutput;
-    const views = fwd
-      .map((_, i) => i)
-      .filter((i) => (inner.wIds[i] as string[]).length > 0 && inner.entryOf[i] === i);
+    const triangulated = fwd.map((_, i) => (inner.wIds[i] as string[]).length > 0);
+    const views = fwd.map((_, i) => i).filter((i) => triangulated[i] && inner.entryOf[i] === i);
+    // As the authors' checker does: the map law is checked only for the list programs whose own
+    // pointwise view triangulated. Otherwise a list program that is wrong on one-element lists (its
+    // view fails) could pass the map law against another program's view and inherit its witnesses.
     stages.push(
       await runStage(
         'stateless-map',
         statelessMapProperty(),
-        { callables: listFwd },
+        { callables: listFwd, eligible: triangulated },
         {
           callables: views.map((i) => pointFwd[i] as Callable),
           witnessIds: views.map((i) => inner.wIds[i] as string[]),
@@ -701,6 +740,8 @@ export const triangulate = async <A extends Args>(
     );
   }
   const last = stages[stages.length - 1] as StageOutput;
+  // The stages whose left side is the forward programs (ENUM-SINV's first stage checks enumerators).
+  const forwardStages = stages.filter((st) => st.result.name !== 'enum-sinv');
   // Selection over entries (distinct programs under artifact pairing).
   const entrySupport = last.entries.map((e) => ({ witnesses: last.wIds[e] as string[] }));
   const method = options.selection ?? 'ransac';
@@ -727,6 +768,7 @@ export const triangulate = async <A extends Args>(
         fv && fv.kind === 'fails' && fv.counterexample
           ? { ...fv.counterexample, witness: last.result.right[fi] as string }
           : null,
+      passed: forwardStages.map((st) => stagePass(st, i)),
     };
   });
   const selected =

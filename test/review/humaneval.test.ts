@@ -142,6 +142,9 @@ run('grounded review on HumanEval fixtures', () => {
     expect(r.perRun[0]?.confusion).toEqual({ tp: 4, fp: 0, tn: 4, fn: 0 });
     expect([r.meanMcc, r.meanP4]).toEqual([1, 1]);
     expect(r.tokensPerTask).toBeGreaterThan(0);
+    // Eight programs are too few for an interval: the figure is given, the interval refused with why.
+    expect(r.intervals.mcc.value).toBe(1);
+    expect(r.intervals.mcc.refused).toMatch(/^8 programs \(4 correct, 4 incorrect\)/);
   });
 
   it('should give MCC −1 and P4 0 for the swapped judge', async () => {

@@ -187,7 +187,7 @@ describe('toPassGroundedReview', () => {
       /an LLM client is needed/,
     );
     await expect(toPassGroundedReview.call(context(), good!, median, { llm, threshold: 2 })).rejects.toThrow(
-      /`threshold` must be a number in \[0, 1\], got 2/,
+      /`threshold` must be a number in \[0, 1\] or a calibration from calibrateThreshold, got 2/,
     );
     expect(server.completions()).toHaveLength(0);
   });

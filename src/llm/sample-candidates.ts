@@ -4,19 +4,22 @@ import {
   type SourceCandidate,
   type SourceLanguage,
 } from '../candidates/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, describeValue, isCrosscheckError } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { codegenMessages, entryOf } from './prompts.ts';
-import type { ChatMessage, Llm, SampleCandidatesOptions } from './types.ts';
+import type { ChatMessage, ChatRequest, Completion, Llm, SampleCandidatesOptions } from './types.ts';
 
 const LANGUAGES: readonly SourceLanguage[] = ['javascript', 'typescript', 'python'];
 
-/** `llm.sampleCandidates(task, opts)`: n source candidates with provenance. */
-export const sampleWith = async (
-  llm: Llm,
-  task: Task,
-  opts: SampleCandidatesOptions,
-): Promise<SourceCandidate[]> => {
+/** A task's codegen request and what its candidates need, checked once for all samples. */
+interface Prepared {
+  readonly request: ChatRequest;
+  readonly language: SourceLanguage;
+  readonly entry: string;
+  readonly temperature: number | undefined;
+}
+
+const prepare = (llm: Llm, task: Task, opts: SampleCandidatesOptions): Prepared => {
   const where = 'fromModel(task, { llm, n, language, prompt })';
   if (!isTask(task))
     throw new CrosscheckError(
@@ -30,7 +33,7 @@ export const sampleWith = async (
       `${where}: expected options { n, language }, got ${describeValue(opts)}.`,
       { where },
     );
-  const { n, language, start = 0, prompt = 'crosscheck' } = opts;
+  const { n, language, prompt = 'crosscheck' } = opts;
   if (!Number.isSafeInteger(n) || n < 1)
     throw new CrosscheckError(
       'INVALID_OPTION',
@@ -44,17 +47,25 @@ export const sampleWith = async (
       { where: `${where}: language` },
     );
   const entry = entryOf(task, where);
-  let messages: readonly ChatMessage[];
-  if (typeof prompt === 'function') {
-    messages = prompt(task, language);
-  } else {
-    messages = codegenMessages(task, language, prompt);
-  }
-  const completions = await llm.draw(
-    { messages, sampling: opts.sampling, purpose: 'codegen', label: `task ${task.name} (${language})` },
-    { samples: n, start, signal: opts.signal },
-  );
-  const temperature = opts.sampling?.temperature ?? llm.sampling.temperature;
+  const messages: readonly ChatMessage[] =
+    typeof prompt === 'function' ? prompt(task, language) : codegenMessages(task, language, prompt);
+  return {
+    request: {
+      messages,
+      sampling: opts.sampling,
+      purpose: 'codegen',
+      label: `task ${task.name} (${language})`,
+      task: entry,
+    },
+    language,
+    entry,
+    temperature: opts.sampling?.temperature ?? llm.sampling.temperature,
+  };
+};
+
+/** Candidates of completions, tagged with model, sample and temperature, carrying their provenance. */
+const candidatesOf = (llm: Llm, p: Prepared, completions: readonly Completion[]): SourceCandidate[] => {
+  const { temperature } = p;
   const sources = completions.map((c) => ({
     source: c.text,
     label: `${llm.model}#${c.sample}`,
@@ -65,7 +76,7 @@ export const sampleWith = async (
       ...(c.finishReason === 'length' ? { truncated: true } : {}),
     },
   }));
-  const built = fromSources(sources, { language, entry });
+  const built = fromSources(sources, { language: p.language, entry: p.entry });
   return built.map((cand, i) => {
     const c = completions[i];
     if (c === undefined) return cand;
@@ -84,6 +95,73 @@ export const sampleWith = async (
       purpose: c.purpose,
     };
     return Object.freeze({ ...cand, llm: Object.freeze(llmInfo) });
+  });
+};
+
+/** `llm.sampleCandidates(task, opts)`: n source candidates with provenance. */
+export const sampleWith = async (
+  llm: Llm,
+  task: Task,
+  opts: SampleCandidatesOptions,
+): Promise<SourceCandidate[]> => {
+  const p = prepare(llm, task, opts);
+  const completions = await llm.draw(p.request, {
+    samples: opts.n,
+    start: opts.start ?? 0,
+    signal: opts.signal,
+  });
+  return candidatesOf(llm, p, completions);
+};
+
+/** Why one sample gave no candidate. */
+export type SampleFailureReason = 'bad-reply' | 'request-failed' | 'no-code';
+
+/** One sample of a settled draw: its candidate, or why there is none. */
+export type SettledSample =
+  | { readonly sample: number; readonly candidate: SourceCandidate }
+  | {
+      readonly sample: number;
+      readonly reason: SampleFailureReason;
+      readonly message: string;
+    };
+
+/** Errors that belong to one sample; anything else (abort, quota, a replay miss, config) ends the run. */
+const SAMPLE_ERRORS: Readonly<Record<string, SampleFailureReason>> = {
+  LLM_BAD_REPLY: 'bad-reply',
+  LLM_REQUEST_FAILED: 'request-failed',
+};
+
+/**
+ * Like {@link sampleWith}, but each sample settles on its own: a reply that cannot be used
+ * (too large, not JSON, an HTTP error after the retries, no code at all) is that sample's
+ * failure, and the other samples still come back. Each sample is its own request through the
+ * cache's single flight, so what was recorded replays and nothing is drawn twice.
+ */
+export const sampleSettled = async (
+  llm: Llm,
+  task: Task,
+  opts: SampleCandidatesOptions,
+): Promise<SettledSample[]> => {
+  const p = prepare(llm, task, opts);
+  const start = opts.start ?? 0;
+  const indexes = Array.from({ length: opts.n }, (_, i) => start + i);
+  const settled = await Promise.allSettled(
+    indexes.map((sample) => llm.chat(p.request, { sample, signal: opts.signal })),
+  );
+  return settled.map((s, i): SettledSample => {
+    const sample = indexes[i] as number;
+    if (s.status === 'rejected') {
+      const error = s.reason;
+      const reason = isCrosscheckError(error) ? SAMPLE_ERRORS[error.code] : undefined;
+      if (reason === undefined) throw error;
+      return { sample, reason, message: error.message };
+    }
+    const [candidate] = candidatesOf(llm, p, [s.value]) as [SourceCandidate];
+    if (candidate.code.trim() === '') {
+      const why = s.value.finishReason === 'content_filter' ? ' (finish reason content_filter)' : '';
+      return { sample, reason: 'no-code', message: `the reply holds no code${why}` };
+    }
+    return { sample, candidate };
   });
 };
 

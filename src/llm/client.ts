@@ -357,7 +357,7 @@ class LlmClient implements Llm {
       const models = await recordedModels(join(this.#o.cacheDir, 'v1'));
       near =
         models.length > 0
-          ? `  nearest:   nothing is recorded for ${of}; recorded models (provider/model): ${models.slice(0, 20).join(', ')}${models.length > 20 ? `, and ${models.length - 20} more` : ''}. Is the model name spelt as when it was recorded?`
+          ? `  nearest:   nothing is recorded for ${of}; recorded models by provider: ${models.join('; ')}. Is the model name spelt as when it was recorded?`
           : `  nearest:   nothing is recorded in ${this.#o.cacheDir} (is it the committed cache directory?)`;
     }
     const factLines = [
@@ -441,7 +441,7 @@ class LlmClient implements Llm {
           const code = error.reason === 'bad-reply' ? 'LLM_BAD_REPLY' : 'LLM_REQUEST_FAILED';
           throw new CrosscheckError(
             code,
-            `${this.#o.model} at ${this.#o.baseURL}: ${error.message}` +
+            `${this.#o.model} at ${this.#o.baseURL}, sample ${sample}${n > 1 ? `–${sample + n - 1}` : ''} of ${p.label ?? `request ${p.key}`}: ${error.message}` +
               `${error.status !== null ? ` (status ${error.status}${error.code ? `, ${error.code}` : ''})` : ''}` +
               `${error.requestId ? `, request id ${error.requestId}` : ''}; ${attemptNo} attempt${attemptNo === 1 ? '' : 's'}` +
               `${remaining.length ? `; rate limit remaining: ${remaining.join(', ')}` : ''}. Nothing was cached.`,

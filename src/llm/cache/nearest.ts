@@ -96,18 +96,23 @@ export const findNearest = async (
 };
 
 /**
- * The models recorded in a cache directory, as `provider/model` directory names (a `/` in a
- * model name is stored as `__` and shown as `/` again); empty when there are none.
+ * The models recorded in a cache directory, by provider (`localhost/v1: alpha, beta`), as their
+ * directory names read back (a `/` in a name is stored as `__`); empty when there are none.
  */
 export const recordedModels = async (v1Root: string): Promise<string[]> => {
   const out: string[] = [];
+  const back = (name: string) => name.replace(/__/g, '/');
   const providers = await fs.readdir(v1Root, { withFileTypes: true }).catch(() => []);
-  for (const p of providers) {
+  for (const p of providers.sort((a, b) => a.name.localeCompare(b.name))) {
     if (!p.isDirectory()) continue;
     const models = await fs.readdir(join(v1Root, p.name), { withFileTypes: true }).catch(() => []);
-    for (const m of models) if (m.isDirectory()) out.push(`${p.name}/${m.name.replace(/__/g, '/')}`);
+    const names = models
+      .filter((m) => m.isDirectory())
+      .map((m) => back(m.name))
+      .sort();
+    if (names.length > 0) out.push(`${back(p.name)}: ${names.join(', ')}`);
   }
-  return out.sort();
+  return out;
 };
 
 /** Sample indexes recorded for one request, as ranges: `0–2, 5`. */

@@ -259,10 +259,10 @@ describe('crosscheck sample with a poisoned reply, replay misses and a complex-v
     );
   }, 120_000);
 
-  it('should measure the complex-valued task from what was sampled', async () => {
+  it('should measure the task whose seeds are complex numbers with tagged float parts', async () => {
     // Act
     const result = await runBench({
-      data: join(work.dir, 'out'),
+      data,
       tasks: ['11'],
       m: 3,
       n: 20,

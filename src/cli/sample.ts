@@ -40,7 +40,7 @@ Options:
 
 Exit codes: 0 done (failed samples listed on stderr and in the JSON line's failures), 1 some
 sample failed under --fail-on-failure, 2 misuse or a failure that ends the run (a replay miss,
-an exhausted quota, no API key), 130 interrupted.
+an endpoint that cannot be reached, an exhausted quota, no API key), 130 interrupted.
 
 The API key comes from $CROSSCHECK_LLM_API_KEY or $OPENAI_API_KEY (never from the command line,
 where it would land in shell history and process lists).

@@ -39,9 +39,11 @@ export interface SampleDatasetOptions {
 
 /**
  * A sample that gave no candidate: its reply could not be used (`bad-reply`: too large, not
- * JSON, no choices), its request failed after the retries (`request-failed`: an HTTP error, a
- * refused connection), or the reply held no code (`no-code`). The run goes on without it; the
- * candidates file lists it under the task's `failed`.
+ * JSON, no choices), the server answered its request with an HTTP error that outlived the retries
+ * (`request-failed`: a prompt over the context length, a persistent 500), or the reply held no
+ * code (`no-code`). The run goes on without it; the candidates file lists it under the task's
+ * `failed`. An endpoint that cannot be reached at all ends the run instead (every other sample
+ * would fail the same way).
  * @public
  */
 export interface SampleFailure {

@@ -7,6 +7,7 @@ import {
 import { CrosscheckError, describeValue, isCrosscheckError } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { codegenMessages, entryOf } from './prompts.ts';
+import { AttemptFailure } from './transport.ts';
 import type { ChatMessage, ChatRequest, Completion, Llm, SampleCandidatesOptions } from './types.ts';
 
 const LANGUAGES: readonly SourceLanguage[] = ['javascript', 'typescript', 'python'];
@@ -125,16 +126,26 @@ export type SettledSample =
       readonly message: string;
     };
 
-/** Errors that belong to one sample; anything else (abort, quota, a replay miss, config) ends the run. */
-const SAMPLE_ERRORS: Readonly<Record<string, SampleFailureReason>> = {
-  LLM_BAD_REPLY: 'bad-reply',
-  LLM_REQUEST_FAILED: 'request-failed',
+/**
+ * Why an error is one sample's failure, or undefined when it ends the run: a reply that could not
+ * be used, or an HTTP error answered for this request (a prompt over the context length, a 500
+ * that outlived the retries). An endpoint that cannot be reached (refused, reset, timed out after
+ * every retry), an abort, an exhausted quota, a replay miss or a missing key would fail every
+ * other sample the same way, so they end the run as before.
+ */
+const sampleFailureOf = (error: unknown): SampleFailureReason | undefined => {
+  if (!isCrosscheckError(error)) return undefined;
+  if (error.code === 'LLM_BAD_REPLY') return 'bad-reply';
+  const cause = (error as { cause?: unknown }).cause;
+  if (error.code === 'LLM_REQUEST_FAILED' && cause instanceof AttemptFailure && cause.reason === 'status')
+    return 'request-failed';
+  return undefined;
 };
 
 /**
  * Like {@link sampleWith}, but each sample settles on its own: a reply that cannot be used
  * (too large, not JSON, an HTTP error after the retries, no code at all) is that sample's
- * failure, and the other samples still come back. Each sample is its own request through the
+ * failure, and the other samples still come back (see `sampleFailureOf` for what ends the run). Each sample is its own request through the
  * cache's single flight, so what was recorded replays and nothing is drawn twice.
  */
 export const sampleSettled = async (
@@ -152,9 +163,9 @@ export const sampleSettled = async (
     const sample = indexes[i] as number;
     if (s.status === 'rejected') {
       const error = s.reason;
-      const reason = isCrosscheckError(error) ? SAMPLE_ERRORS[error.code] : undefined;
+      const reason = sampleFailureOf(error);
       if (reason === undefined) throw error;
-      return { sample, reason, message: error.message };
+      return { sample, reason, message: (error as Error).message };
     }
     const [candidate] = candidatesOf(llm, p, [s.value]) as [SourceCandidate];
     if (candidate.code.trim() === '') {

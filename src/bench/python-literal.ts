@@ -4,7 +4,8 @@ import type { Tagged } from '../values/index.ts';
  * The arguments of a call written in a Python test, as tagged values: MBPP keeps a task's inputs
  * only in `test_list` assertions (`assert similar_elements((3, 4, 5, 6), (5, 7, 4, 10)) == (4, 5)`),
  * so this reads the literal arguments of the first call to the entry. Only literals are read
- * (numbers, strings, True/False/None, lists, tuples, dicts with literal keys); anything else
+ * (numbers, complex numbers as `2j` or `1+2j`, strings, True/False/None, lists, tuples, dicts
+ * with literal keys); anything else
  * (a variable, an expression, a nested call) makes the whole call unreadable, and the caller
  * says so instead of guessing.
  */
@@ -57,6 +58,19 @@ class Reader {
     if (num && num[0] !== '' && /\d/.test(num[0])) {
       this.i += num[0].length;
       const text = num[0].replace(/_/g, '');
+      // `2j` is imaginary; `1+2j` and `1-2j` (a real and an imaginary literal) are one complex.
+      if (/[jJ]/.test(this.text[this.i] ?? '')) {
+        this.i++;
+        return { $complex: [0, Number(text)] };
+      }
+      const imaginary = /^\s*([-+])\s*((?:\d[\d_]*)?(?:\.\d*)?(?:[eE][-+]?\d+)?)[jJ]/.exec(
+        this.text.slice(this.i),
+      );
+      if (imaginary && /\d/.test(imaginary[2] as string)) {
+        this.i += imaginary[0].length;
+        const im = Number((imaginary[2] as string).replace(/_/g, ''));
+        return { $complex: [Number(text), imaginary[1] === '-' ? -im : im] };
+      }
       if (num[2] !== undefined || num[3] !== undefined) return { $float: Number(text) };
       const big = BigInt(text);
       return big <= BigInt(Number.MAX_SAFE_INTEGER) && big >= BigInt(Number.MIN_SAFE_INTEGER)

@@ -1,12 +1,14 @@
 import { setMaxListeners } from 'node:events';
+import { join } from 'node:path';
 import type { SourceCandidate } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { Task } from '../task/index.ts';
 import { type CacheEntry, ENTRY_SCHEMA, ENTRY_VERSION, entryText } from './cache/entry.ts';
 import { modelDir } from './cache/layout.ts';
-import { findNearest, recordedSamples } from './cache/nearest.ts';
+import { findNearest, recordedModels, recordedSamples } from './cache/nearest.ts';
 import { type CacheStore, type EntryAddress, isTransient, requestFileText, storeFor } from './cache/store.ts';
 import { Limiter } from './limiter.ts';
+import { replayMiss } from './miss.ts';
 import { OPENAI_URL, type ResolvedLlmOptions, readSampling, resolveLlmOptions } from './options.ts';
 import { priceOf } from './prices.ts';
 import {
@@ -31,7 +33,7 @@ import type {
   Purpose,
   SampleCandidatesOptions,
 } from './types.ts';
-import { apportion, costOf, createLedger, usageFrom } from './usage.ts';
+import { addUsage, apportion, costOf, createLedger, usageFrom } from './usage.ts';
 
 const PURPOSES: readonly Purpose[] = [
   'codegen',
@@ -54,6 +56,8 @@ interface Prepared {
   readonly key: string;
   readonly purpose: Purpose;
   readonly label: string | undefined;
+  /** The function a codegen request asks for: a miss looks for the nearest among its requests. */
+  readonly task: string | undefined;
   /** Its cache directory, computed once for all its samples. */
   dir?: string;
   /** Its `request.json` text, computed once for all its samples. */
@@ -121,6 +125,8 @@ class LlmClient implements Llm {
   #client: ReturnType<typeof clientFor> | undefined;
   readonly #warned = new Set<string>();
   readonly #stats = { requests: 0, retries: 0, retriesByReason: {} as Record<string, number> };
+  /** Failed draws so far: each gets a ledger id of its own. */
+  #failures = 0;
 
   constructor(o: ResolvedLlmOptions) {
     this.#o = o;
@@ -218,6 +224,7 @@ class LlmClient implements Llm {
       key: requestKey(canonical),
       purpose,
       label: typeof request.label === 'string' ? request.label : undefined,
+      task: typeof request.task === 'string' && request.task !== '' ? request.task : undefined,
     };
   }
 
@@ -243,20 +250,28 @@ class LlmClient implements Llm {
     };
   }
 
+  /**
+   * A completion of `entry`, counted in the ledger. `paid` is the entry of the request this
+   * process sent for the sample when the text is another's (the recorded one won the publish):
+   * the sample is then live, with the tokens and cost of that request, never a free replay.
+   */
   #completion(
     p: Prepared,
     sample: number,
     entry: CacheEntry,
     cached: boolean,
     file: string | null,
+    paid?: CacheEntry,
   ): Completion {
-    const costUsd = costOf(entry.usage, this.#price(entry.meta.model));
-    const retries = cached ? 0 : entry.meta.retries;
+    const charged = paid ?? entry;
+    const live = paid !== undefined || !cached;
+    const costUsd = costOf(charged.usage, this.#price(charged.meta.model));
+    const retries = live ? charged.meta.retries : 0;
     const c: Completion = {
       text: entry.reply.lines.join('\n'),
       finishReason: entry.reply.finishReason,
-      usage: entry.usage,
-      cached,
+      usage: charged.usage,
+      cached: !live,
       key: p.key,
       sample,
       model: this.#o.model,
@@ -272,24 +287,49 @@ class LlmClient implements Llm {
       model: this.#o.model,
       provider: this.#o.provider,
       purpose: p.purpose,
-      live: !cached,
-      prompt: entry.usage.prompt,
-      cachedPrompt: entry.usage.cachedPrompt,
-      completion: entry.usage.completion,
+      live,
+      prompt: charged.usage.prompt,
+      cachedPrompt: charged.usage.cachedPrompt,
+      completion: charged.usage.completion,
       costUsd,
       retries,
     });
     return c;
   }
 
+  /**
+   * A draw whose request left the process and whose reply could not be used: counted as failed,
+   * with the tokens its bad replies reported (null when none did), under an id of its own, so a
+   * later draw of the same sample is counted too.
+   */
+  #failedDraw(p: Prepared, sample: number, usage: LlmUsage | null, attempts: number): void {
+    const u = usage ?? {
+      prompt: null,
+      cachedPrompt: null,
+      completion: null,
+      reasoning: null,
+      apportioned: false,
+    };
+    this.#ledger.add({
+      id: `${p.key}/${sample}/failed/${++this.#failures}`,
+      model: this.#o.model,
+      provider: this.#o.provider,
+      purpose: p.purpose,
+      live: true,
+      failed: true,
+      prompt: u.prompt,
+      cachedPrompt: u.cachedPrompt,
+      completion: u.completion,
+      costUsd: costOf(u, this.#price(null)),
+      retries: attempts - 1,
+    });
+  }
+
   async #miss(p: Prepared, sample: number): Promise<never> {
     const a = this.#address(p, sample);
     const file = this.#store.path(a);
-    const nearest = await findNearest(
-      modelDir(this.#o.cacheDir, this.#o.provider, this.#o.model),
-      p.keyObject,
-      p.key,
-    );
+    const root = modelDir(this.#o.cacheDir, this.#o.provider, this.#o.model);
+    const nearest = await findNearest(root, p.keyObject, p.key, p.task);
     const s = p.keyObject;
     const params = [
       `${s.messages.length} message${s.messages.length === 1 ? '' : 's'}`,
@@ -303,21 +343,38 @@ class LlmClient implements Llm {
       ci: 'set by CI',
       default: 'the default',
     }[this.#o.cacheModeSource];
-    const lines = [
+    const of = `${this.#o.model} at ${this.#o.provider}`;
+    let near: string;
+    if (nearest.best !== null) {
+      near = `  nearest:   ${nearest.best.key}${p.task ? ` (also for \`${p.task}\`)` : ''} differs in ${nearest.best.differences.join('; ') || 'nothing the key shows'}`;
+    } else if (nearest.scanned > 0 && p.task !== undefined) {
+      // Other requests of this model are recorded, none for this task: it was never recorded
+      // (a run limited to fewer tasks), not a prompt that drifted.
+      near = `  nearest:   no recorded request of ${of} names \`${p.task}\`; ${nearest.scanned} request${nearest.scanned === 1 ? ' of other tasks is' : 's of other tasks are'} recorded`;
+    } else if (nearest.scanned > 0) {
+      near = `  nearest:   none of the ${nearest.scanned} recorded requests of ${of} has a readable request.json`;
+    } else {
+      const models = await recordedModels(join(this.#o.cacheDir, 'v1'));
+      near =
+        models.length > 0
+          ? `  nearest:   nothing is recorded for ${of}; recorded models by provider: ${models.join('; ')}. Is the model name spelt as when it was recorded?`
+          : `  nearest:   nothing is recorded in ${this.#o.cacheDir} (is it the committed cache directory?)`;
+    }
+    const factLines = [
       `no recorded reply for sample ${sample} of this request (cache mode replay-only, ${setBy}).`,
       `  purpose:   ${p.purpose}${p.label ? ` for ${p.label}` : ''}`,
-      `  model:     ${this.#o.model} at provider ${this.#o.provider}`,
+      `  model:     ${of}`,
       `  request:   ${p.key} (${params.join(', ')})`,
       `  looked in: ${file}`,
       `  recorded:  ${await recordedSamples(this.#store.dir(a))} of this request`,
-      nearest
-        ? `  nearest:   ${nearest.key} differs in ${nearest.differences.join('; ') || 'nothing the key shows'}`
-        : `  nearest:   no other recorded request of ${this.#o.model} at ${this.#o.provider} (is the cache directory ${this.#o.cacheDir} the committed one?)`,
-      'Fix: record it where the model is reachable:',
-      '       CROSSCHECK_LLM_CACHE=read-write npx vitest run   then commit the cache directory',
-      '     or call the model in this job: CROSSCHECK_LLM_CACHE=read-write plus the API key.',
+      near,
     ];
-    throw new CrosscheckError('LLM_REPLAY_MISS', lines.join('\n'), { where: `llm cache ${file}` });
+    const fix = [
+      'Fix: record it where the model is reachable: run the same command with',
+      '     CROSSCHECK_LLM_CACHE=read-write (and the API key), e.g.',
+      '       CROSSCHECK_LLM_CACHE=read-write npx vitest run   then commit the cache directory.',
+    ];
+    throw replayMiss(factLines, fix, `llm cache ${file}`);
   }
 
   #sdk() {
@@ -351,6 +408,8 @@ class LlmClient implements Llm {
       ...(n > 1 ? { 'x-crosscheck-sample-base': String(sample) } : {}),
     };
     let retries = 0;
+    // Tokens reported by bad replies: spent, though no sample came of them.
+    let spent: LlmUsage | null = null;
     for (let attemptNo = 1; ; attemptNo++) {
       if (signal?.aborted) throw aborted('llm.chat', signal.reason);
       const started = Date.now();
@@ -363,8 +422,11 @@ class LlmClient implements Llm {
       } catch (error) {
         if (!(error instanceof AttemptFailure)) throw error;
         if (error.reason === 'abort') throw aborted('llm.chat', signal?.reason);
+        if (error.usage !== null && error.usage !== undefined)
+          spent = addUsage(spent, usageFrom(error.usage));
         const d = decide(error, attemptNo, this.#o, p.key, sample);
         if (!d.retry) {
+          this.#failedDraw(p, sample, spent, attemptNo);
           if (d.quota) {
             throw new CrosscheckError(
               'LLM_QUOTA',
@@ -379,7 +441,7 @@ class LlmClient implements Llm {
           const code = error.reason === 'bad-reply' ? 'LLM_BAD_REPLY' : 'LLM_REQUEST_FAILED';
           throw new CrosscheckError(
             code,
-            `${this.#o.model} at ${this.#o.baseURL}: ${error.message}` +
+            `${this.#o.model} at ${this.#o.baseURL}, sample ${sample}${n > 1 ? `–${sample + n - 1}` : ''} of ${p.label ?? `request ${p.key}`}: ${error.message}` +
               `${error.status !== null ? ` (status ${error.status}${error.code ? `, ${error.code}` : ''})` : ''}` +
               `${error.requestId ? `, request id ${error.requestId}` : ''}; ${attemptNo} attempt${attemptNo === 1 ? '' : 's'}` +
               `${remaining.length ? `; rate limit remaining: ${remaining.join(', ')}` : ''}. Nothing was cached.`,
@@ -439,8 +501,9 @@ class LlmClient implements Llm {
     if (mode === 'off') return this.#completion(p, sample, entry, false, null);
     const won = await this.#store.write(a, entryText(entry));
     if (!won) {
+      // Another writer's entry is what everyone replays; the request this process sent is still paid.
       const theirs = await this.#store.read(a);
-      if (theirs) return this.#completion(p, sample, theirs, true, this.#store.path(a));
+      if (theirs) return this.#completion(p, sample, theirs, true, this.#store.path(a), entry);
     }
     return this.#completion(p, sample, entry, false, this.#store.path(a));
   }

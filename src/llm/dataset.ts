@@ -7,7 +7,7 @@ import type { SourceLanguage } from '../candidates/index.ts';
 import { CrosscheckError, describeValue } from '../errors/index.ts';
 import { defineTask } from '../task/index.ts';
 import { createLlm } from './client.ts';
-import { sampleWith } from './sample-candidates.ts';
+import { sampleSettled } from './sample-candidates.ts';
 import type { Llm, LlmOptions, PromptTemplate, UsageTotals } from './types.ts';
 import { usageTotals } from './usage.ts';
 
@@ -37,12 +37,32 @@ export interface SampleDatasetOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A sample that gave no candidate: its reply could not be used (`bad-reply`: too large, not
+ * JSON, no choices), the server answered its request with an HTTP error that outlived the retries
+ * (`request-failed`: a prompt over the context length, a persistent 500), or the reply held no
+ * code (`no-code`). The run goes on without it; the candidates file lists it under the task's
+ * `failed`. An endpoint that cannot be reached at all ends the run instead (every other sample
+ * would fail the same way).
+ * @public
+ */
+export interface SampleFailure {
+  readonly model: string;
+  /** As the dataset spells it (a number stays a number). */
+  readonly taskId: string | number;
+  readonly sample: number;
+  readonly reason: 'bad-reply' | 'request-failed' | 'no-code';
+  readonly message: string;
+}
+
 /** Progress of {@link sampleDataset}. @public */
 export interface SampleProgress {
   readonly done: number;
   readonly total: number;
   readonly live: number;
   readonly replayed: number;
+  /** Samples that gave no candidate so far (see {@link SampleFailure}). */
+  readonly failed: number;
   readonly retries: number;
   readonly elapsedMs: number;
 }
@@ -57,13 +77,23 @@ export interface SampleDatasetResult {
   readonly requests: number;
   readonly retries: number;
   readonly retriesByReason: Readonly<Record<string, number>>;
+  /** Samples whose request left the process and whose reply was used. */
   readonly live: UsageTotals;
+  /** Samples replayed from the cache, with no request. */
   readonly replayed: UsageTotals;
+  /**
+   * Draws whose requests left the process but gave no usable reply (tokens counted when the
+   * server reported them): with `live`, everything this run spent.
+   */
+  readonly failed: UsageTotals;
   readonly unpriced: readonly string[];
+  /** Every sample that gave no candidate, in model, task and sample order. */
+  readonly failures: readonly SampleFailure[];
   readonly perModel: ReadonlyArray<{
     readonly model: string;
     readonly live: UsageTotals;
     readonly replayed: UsageTotals;
+    readonly failed: UsageTotals;
   }>;
 }
 
@@ -91,6 +121,12 @@ const fail = (option: string, rule: string, got: unknown): never => {
   );
 };
 
+/** A task's id as the dataset spells it: MBPP's numeric ids stay numbers in the files written. */
+const idOf = (t: DatasetTask): string | number => {
+  const raw = t.raw.task_id;
+  return typeof raw === 'number' && String(raw) === t.taskId ? raw : t.taskId;
+};
+
 /** A dataset task as a crosscheck task for the prompt (name, entry, signature, description). */
 const taskOf = (t: DatasetTask) =>
   defineTask({ name: t.entryPoint, entry: t.entryPoint, signature: t.signature, description: t.description });
@@ -100,7 +136,10 @@ const taskOf = (t: DatasetTask) =>
  * `crosscheck bench` then measures. Every reply goes through the cache, so an interrupted run
  * resumes where it stopped, and a replay-only rerun makes no request at all. Codes are written
  * as extracted from the replies, in sample order; the files are gzip with no timestamp, so equal
- * samples give byte-identical files.
+ * samples give byte-identical files. A sample whose reply cannot be used (too large, not JSON,
+ * an HTTP error after the retries, no code) is left out of `codes`, listed under the task's
+ * `failed` and in the result's `failures`, and every other sample is still drawn; a task id keeps
+ * the dataset's type (MBPP's numbers stay numbers).
  * @public
  */
 export const sampleDataset = async (options: SampleDatasetOptions): Promise<SampleDatasetResult> => {
@@ -135,9 +174,11 @@ export const sampleDataset = async (options: SampleDatasetOptions): Promise<Samp
 
   const llms = new Map<string, Llm>(models.map((m) => [m, createLlm({ ...(options.llm ?? {}), model: m })]));
   const codes = new Map<string, string[][]>(models.map((m) => [m, tasks.map(() => [])]));
+  const failedOf = new Map<string, SampleFailure[][]>(models.map((m) => [m, tasks.map(() => [])]));
   const pairs = models.flatMap((model) => tasks.map((task, i) => ({ model, task, i })));
   const started = Date.now();
   let done = 0;
+  let failed = 0;
   let next = 0;
   const progress = () => {
     let live = 0;
@@ -145,6 +186,7 @@ export const sampleDataset = async (options: SampleDatasetOptions): Promise<Samp
     let retries = 0;
     for (const llm of llms.values()) {
       for (const c of llm.ledger.calls) {
+        if (c.failed) continue;
         if (c.live) live++;
         else replayed++;
       }
@@ -155,6 +197,7 @@ export const sampleDataset = async (options: SampleDatasetOptions): Promise<Samp
       total: pairs.length * n,
       live,
       replayed,
+      failed,
       retries,
       elapsedMs: Date.now() - started,
     });
@@ -165,13 +208,23 @@ export const sampleDataset = async (options: SampleDatasetOptions): Promise<Samp
       if (options.signal?.aborted)
         throw new CrosscheckError('ABORTED', 'sampleDataset: aborted.', { cause: options.signal.reason });
       const language = options.language ?? (task.language as SourceLanguage);
-      const cands = await sampleWith(llms.get(model) as Llm, taskOf(task), {
+      // Each sample settles on its own: one reply that cannot be used costs that sample, not the run.
+      const samples = await sampleSettled(llms.get(model) as Llm, taskOf(task), {
         n,
         language,
         prompt: options.prompt ?? 'crosscheck',
         signal: options.signal,
       });
-      (codes.get(model) as string[][])[i] = cands.map((c) => c.code);
+      const taskId = idOf(task);
+      const ok: string[] = [];
+      const bad: SampleFailure[] = [];
+      for (const s of samples) {
+        if ('candidate' in s) ok.push(s.candidate.code);
+        else bad.push({ model, taskId, sample: s.sample, reason: s.reason, message: s.message });
+      }
+      (codes.get(model) as string[][])[i] = ok;
+      (failedOf.get(model) as SampleFailure[][])[i] = bad;
+      failed += bad.length;
       done += n;
       progress();
     }
@@ -185,7 +238,15 @@ export const sampleDataset = async (options: SampleDatasetOptions): Promise<Samp
   for (const model of models) {
     const lines = tasks.map((t, i) => {
       const c = (codes.get(model) as string[][])[i] as string[];
-      return JSON.stringify({ task_id: t.taskId, n: c.length, codes: c });
+      const bad = (failedOf.get(model) as SampleFailure[][])[i] as SampleFailure[];
+      return JSON.stringify({
+        task_id: idOf(t),
+        n: c.length,
+        codes: c,
+        ...(bad.length > 0
+          ? { failed: bad.map((f) => ({ sample: f.sample, reason: f.reason, message: f.message })) }
+          : {}),
+      });
     });
     writeAtomic(join(out, 'candidates', `${model}.jsonl.gz`), gzipSync(`${lines.join('\n')}\n`));
   }
@@ -207,10 +268,12 @@ export const sampleDataset = async (options: SampleDatasetOptions): Promise<Samp
     retriesByReason,
     live: totals.live,
     replayed: totals.replayed,
+    failed: totals.failed,
     unpriced: totals.unpriced,
+    failures: models.flatMap((m) => (failedOf.get(m) as SampleFailure[][]).flat()),
     perModel: models.map((m) => {
       const t = usageTotals((llms.get(m) as Llm).ledger.calls);
-      return { model: m, live: t.live, replayed: t.replayed };
+      return { model: m, live: t.live, replayed: t.replayed, failed: t.failed };
     }),
   };
 };

@@ -9,9 +9,12 @@ export { createLlm } from './client.ts';
 export {
   type SampleDatasetOptions,
   type SampleDatasetResult,
+  type SampleFailure,
   type SampleProgress,
   sampleDataset,
 } from './dataset.ts';
+/** Internal: the CLI words a replay miss's fix as the command the user ran. @internal */
+export { replayMissFacts } from './miss.ts';
 export { BUILTIN_PRICES, PRICES_AS_OF } from './prices.ts';
 export { codegenMessages } from './prompts.ts';
 export { canonicalJson } from './request.ts';

@@ -4,19 +4,23 @@ import {
   type SourceCandidate,
   type SourceLanguage,
 } from '../candidates/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, describeValue, isCrosscheckError } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { codegenMessages, entryOf } from './prompts.ts';
-import type { ChatMessage, Llm, SampleCandidatesOptions } from './types.ts';
+import { AttemptFailure } from './transport.ts';
+import type { ChatMessage, ChatRequest, Completion, Llm, SampleCandidatesOptions } from './types.ts';
 
 const LANGUAGES: readonly SourceLanguage[] = ['javascript', 'typescript', 'python'];
 
-/** `llm.sampleCandidates(task, opts)`: n source candidates with provenance. */
-export const sampleWith = async (
-  llm: Llm,
-  task: Task,
-  opts: SampleCandidatesOptions,
-): Promise<SourceCandidate[]> => {
+/** A task's codegen request and what its candidates need, checked once for all samples. */
+interface Prepared {
+  readonly request: ChatRequest;
+  readonly language: SourceLanguage;
+  readonly entry: string;
+  readonly temperature: number | undefined;
+}
+
+const prepare = (llm: Llm, task: Task, opts: SampleCandidatesOptions): Prepared => {
   const where = 'fromModel(task, { llm, n, language, prompt })';
   if (!isTask(task))
     throw new CrosscheckError(
@@ -30,7 +34,7 @@ export const sampleWith = async (
       `${where}: expected options { n, language }, got ${describeValue(opts)}.`,
       { where },
     );
-  const { n, language, start = 0, prompt = 'crosscheck' } = opts;
+  const { n, language, prompt = 'crosscheck' } = opts;
   if (!Number.isSafeInteger(n) || n < 1)
     throw new CrosscheckError(
       'INVALID_OPTION',
@@ -44,17 +48,25 @@ export const sampleWith = async (
       { where: `${where}: language` },
     );
   const entry = entryOf(task, where);
-  let messages: readonly ChatMessage[];
-  if (typeof prompt === 'function') {
-    messages = prompt(task, language);
-  } else {
-    messages = codegenMessages(task, language, prompt);
-  }
-  const completions = await llm.draw(
-    { messages, sampling: opts.sampling, purpose: 'codegen', label: `task ${task.name} (${language})` },
-    { samples: n, start, signal: opts.signal },
-  );
-  const temperature = opts.sampling?.temperature ?? llm.sampling.temperature;
+  const messages: readonly ChatMessage[] =
+    typeof prompt === 'function' ? prompt(task, language) : codegenMessages(task, language, prompt);
+  return {
+    request: {
+      messages,
+      sampling: opts.sampling,
+      purpose: 'codegen',
+      label: `task ${task.name} (${language})`,
+      task: entry,
+    },
+    language,
+    entry,
+    temperature: opts.sampling?.temperature ?? llm.sampling.temperature,
+  };
+};
+
+/** Candidates of completions, tagged with model, sample and temperature, carrying their provenance. */
+const candidatesOf = (llm: Llm, p: Prepared, completions: readonly Completion[]): SourceCandidate[] => {
+  const { temperature } = p;
   const sources = completions.map((c) => ({
     source: c.text,
     label: `${llm.model}#${c.sample}`,
@@ -65,7 +77,7 @@ export const sampleWith = async (
       ...(c.finishReason === 'length' ? { truncated: true } : {}),
     },
   }));
-  const built = fromSources(sources, { language, entry });
+  const built = fromSources(sources, { language: p.language, entry: p.entry });
   return built.map((cand, i) => {
     const c = completions[i];
     if (c === undefined) return cand;
@@ -84,6 +96,83 @@ export const sampleWith = async (
       purpose: c.purpose,
     };
     return Object.freeze({ ...cand, llm: Object.freeze(llmInfo) });
+  });
+};
+
+/** `llm.sampleCandidates(task, opts)`: n source candidates with provenance. */
+export const sampleWith = async (
+  llm: Llm,
+  task: Task,
+  opts: SampleCandidatesOptions,
+): Promise<SourceCandidate[]> => {
+  const p = prepare(llm, task, opts);
+  const completions = await llm.draw(p.request, {
+    samples: opts.n,
+    start: opts.start ?? 0,
+    signal: opts.signal,
+  });
+  return candidatesOf(llm, p, completions);
+};
+
+/** Why one sample gave no candidate. */
+export type SampleFailureReason = 'bad-reply' | 'request-failed' | 'no-code';
+
+/** One sample of a settled draw: its candidate, or why there is none. */
+export type SettledSample =
+  | { readonly sample: number; readonly candidate: SourceCandidate }
+  | {
+      readonly sample: number;
+      readonly reason: SampleFailureReason;
+      readonly message: string;
+    };
+
+/**
+ * Why an error is one sample's failure, or undefined when it ends the run: a reply that could not
+ * be used, or an HTTP error answered for this request (a prompt over the context length, a 500
+ * that outlived the retries). An endpoint that cannot be reached (refused, reset, timed out after
+ * every retry), an abort, an exhausted quota, a replay miss or a missing key would fail every
+ * other sample the same way, so they end the run as before.
+ */
+const sampleFailureOf = (error: unknown): SampleFailureReason | undefined => {
+  if (!isCrosscheckError(error)) return undefined;
+  if (error.code === 'LLM_BAD_REPLY') return 'bad-reply';
+  const cause = (error as { cause?: unknown }).cause;
+  if (error.code === 'LLM_REQUEST_FAILED' && cause instanceof AttemptFailure && cause.reason === 'status')
+    return 'request-failed';
+  return undefined;
+};
+
+/**
+ * Like {@link sampleWith}, but each sample settles on its own: a reply that cannot be used
+ * (too large, not JSON, an HTTP error after the retries, no code at all) is that sample's
+ * failure, and the other samples still come back (see `sampleFailureOf` for what ends the run). Each sample is its own request through the
+ * cache's single flight, so what was recorded replays and nothing is drawn twice.
+ */
+export const sampleSettled = async (
+  llm: Llm,
+  task: Task,
+  opts: SampleCandidatesOptions,
+): Promise<SettledSample[]> => {
+  const p = prepare(llm, task, opts);
+  const start = opts.start ?? 0;
+  const indexes = Array.from({ length: opts.n }, (_, i) => start + i);
+  const settled = await Promise.allSettled(
+    indexes.map((sample) => llm.chat(p.request, { sample, signal: opts.signal })),
+  );
+  return settled.map((s, i): SettledSample => {
+    const sample = indexes[i] as number;
+    if (s.status === 'rejected') {
+      const error = s.reason;
+      const reason = sampleFailureOf(error);
+      if (reason === undefined) throw error;
+      return { sample, reason, message: (error as Error).message };
+    }
+    const [candidate] = candidatesOf(llm, p, [s.value]) as [SourceCandidate];
+    if (candidate.code.trim() === '') {
+      const why = s.value.finishReason === 'content_filter' ? ' (finish reason content_filter)' : '';
+      return { sample, reason: 'no-code', message: `the reply holds no code${why}` };
+    }
+    return { sample, candidate };
   });
 };
 

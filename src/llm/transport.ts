@@ -30,6 +30,8 @@ export class AttemptFailure extends Error {
     readonly code: string | null = null,
     readonly headers: Headers | null = null,
     readonly requestId: string | null = null,
+    /** The reply's `usage`, when a bad reply still reported one: its tokens were spent. */
+    readonly usage: unknown = null,
   ) {
     super(message);
   }
@@ -98,7 +100,7 @@ const validate = (data: unknown, wanted: number, requestId: string | null): Repl
   }
   const d = data as Record<string, unknown>;
   if (!Array.isArray(d.choices) || d.choices.length === 0) {
-    throw new AttemptFailure('bad-reply', 'the reply has no `choices`', null, null, null, requestId);
+    throw new AttemptFailure('bad-reply', 'the reply has no `choices`', null, null, null, requestId, d.usage);
   }
   const choices: ReplyChoice[] = [];
   for (const c of d.choices.slice(0, wanted)) {
@@ -115,6 +117,7 @@ const validate = (data: unknown, wanted: number, requestId: string | null): Repl
         null,
         null,
         requestId,
+        d.usage,
       );
     }
     choices.push({

@@ -58,6 +58,12 @@ export interface ChatRequest {
   readonly purpose?: Purpose;
   /** What the request is for, in words (`task median (python)`); shown in messages, not keyed. */
   readonly label?: string;
+  /**
+   * The name of the function a codegen request asks for (`median`); not keyed. A replay miss
+   * then shows the nearest recorded request among those that name the same function, never one
+   * of an unrelated task.
+   */
+  readonly task?: string;
 }
 
 /** USD per million tokens. @public */
@@ -118,7 +124,11 @@ export interface Completion {
   readonly text: string;
   readonly finishReason: string | null;
   readonly usage: LlmUsage;
-  /** Replayed from the cache. */
+  /**
+   * Replayed from the cache, with no request sent. False whenever a request left the process for
+   * this sample, even when the text is the recorded one (another writer recorded the sample
+   * first): `usage` and `costUsd` are then of the request this process paid for.
+   */
   readonly cached: boolean;
   readonly key: string;
   readonly sample: number;
@@ -141,7 +151,14 @@ export interface LlmCall {
   readonly model: string;
   readonly provider: string;
   readonly purpose: Purpose;
+  /** A request left the process for it (tokens and cost were spent today). */
   readonly live: boolean;
+  /**
+   * A live request whose reply could not be used (too large, not JSON, no choices, an HTTP
+   * error after the retries): paid for, or not, but never a sample. Tokens are counted when the
+   * server reported them.
+   */
+  readonly failed?: boolean;
   readonly prompt: number | null;
   readonly cachedPrompt: number | null;
   readonly completion: number | null;
@@ -169,7 +186,12 @@ export interface UsageLedger {
   /** A position to pass to {@link UsageLedger.since}. */
   mark(): number;
   since(mark: number): readonly LlmCall[];
-  totals(calls?: readonly LlmCall[]): { live: UsageTotals; replayed: UsageTotals; unpriced: string[] };
+  totals(calls?: readonly LlmCall[]): {
+    live: UsageTotals;
+    replayed: UsageTotals;
+    failed: UsageTotals;
+    unpriced: string[];
+  };
 }
 
 /** Options of {@link Llm.sampleCandidates} and `candidates.fromModel`. @public */

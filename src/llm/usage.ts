@@ -18,6 +18,19 @@ export const usageFrom = (raw: unknown): LlmUsage => {
   };
 };
 
+/** Two usages summed (a count is null only when both are). */
+export const addUsage = (a: LlmUsage | null, b: LlmUsage): LlmUsage => {
+  if (a === null) return b;
+  const sum = (x: number | null, y: number | null) => (x === null && y === null ? null : (x ?? 0) + (y ?? 0));
+  return {
+    prompt: sum(a.prompt, b.prompt),
+    cachedPrompt: sum(a.cachedPrompt, b.cachedPrompt),
+    completion: sum(a.completion, b.completion),
+    reasoning: sum(a.reasoning, b.reasoning),
+    apportioned: a.apportioned || b.apportioned,
+  };
+};
+
 /** One n-request's usage shared among k samples; the rounding remainder goes to the first ones. */
 export const apportion = (u: LlmUsage, k: number): LlmUsage[] => {
   const split = (x: number | null, i: number): number | null =>
@@ -57,18 +70,23 @@ const emptyTotals = (): { -readonly [K in keyof UsageTotals]: UsageTotals[K] } =
   retries: 0,
 });
 
-/** Sums calls into live and replayed totals, each call id once. @public */
+/**
+ * Sums calls into live, replayed and failed totals, each call id once. Live and failed together
+ * are every request that left the process: what was spent today.
+ * @public
+ */
 export const usageTotals = (
   calls: readonly LlmCall[],
-): { live: UsageTotals; replayed: UsageTotals; unpriced: string[] } => {
+): { live: UsageTotals; replayed: UsageTotals; failed: UsageTotals; unpriced: string[] } => {
   const live = emptyTotals();
   const replayed = emptyTotals();
+  const failed = emptyTotals();
   const unpriced = new Set<string>();
   const seen = new Set<string>();
   for (const c of calls) {
     if (seen.has(c.id)) continue;
     seen.add(c.id);
-    const t = c.live ? live : replayed;
+    const t = c.failed ? failed : c.live ? live : replayed;
     t.calls++;
     t.retries += c.retries;
     if (c.prompt === null || c.completion === null) t.unreportedCalls++;
@@ -80,7 +98,7 @@ export const usageTotals = (
       unpriced.add(c.model);
     } else t.costUsd = (t.costUsd ?? 0) + c.costUsd;
   }
-  return { live, replayed, unpriced: [...unpriced].sort() };
+  return { live, replayed, failed, unpriced: [...unpriced].sort() };
 };
 
 /** The ledger of one client. */

@@ -1,5 +1,5 @@
 import type { Tagged } from '../values/index.ts';
-import { formatTagged } from '../values/index.ts';
+import { complexPart, formatTagged } from '../values/index.ts';
 
 /**
  * Values as the judge reads them: Python literals for Python candidates (`True`, `None`, `(1,)`,
@@ -60,7 +60,7 @@ export const pythonLiteral = (t: Tagged): string => {
       return `{${(body as Tagged[][]).map(([k, v]) => `${pythonLiteral(k as Tagged)}: ${pythonLiteral(v as Tagged)}`).join(', ')}}`;
     case '$complex': {
       const [re, im] = body as Tagged[];
-      return `complex(${pyFloat(re as Tagged)}, ${pyFloat(im as Tagged)})`;
+      return `complex(${pyFloat(complexPart(re as Tagged))}, ${pyFloat(complexPart(im as Tagged))})`;
     }
     case '$bytes':
       return `bytes.fromhex('${String(body)}')`;

@@ -434,6 +434,17 @@ export function createCodec(): CodecCore {
     typeof x === 'number' || x === 'nan' || x === 'inf' || x === '-inf' || x === '-0';
 
   /**
+   * A part of a `$complex`: a float as in `$float`'s body (what every encoder writes), or one
+   * tagged `{"$float": x}` (a dataset that tags every Python float, as its format says, tags
+   * the parts of a complex too). Both mean the same float.
+   */
+  const complexPart = (x: unknown): unknown => {
+    if (x === null || typeof x !== 'object' || isArray(x)) return x;
+    const keys = objectKeys(x);
+    return keys.length === 1 && keys[0] === '$float' ? (x as { $float: unknown }).$float : undefined;
+  };
+
+  /**
    * Why a JSON value is not a well-formed tagged value, or null when it is. Everything a worker
    * sends goes through this before the host decodes, prepares or compares it: valid JSON is not
    * enough (`{"$tuple": 5}` would make every later reader throw), so each tag's body is checked,
@@ -500,10 +511,10 @@ export function createCodec(): CodecCore {
         case '$complex':
           return isArray(body) &&
             (body as unknown[]).length === 2 &&
-            isFloatPart((body as unknown[])[0]) &&
-            isFloatPart((body as unknown[])[1])
+            isFloatPart(complexPart((body as unknown[])[0])) &&
+            isFloatPart(complexPart((body as unknown[])[1]))
             ? null
-            : 'a $complex that is not a pair of floats';
+            : 'a $complex that is not a pair of floats (numbers, "nan", "inf", "-inf", "-0", or {"$float": one of those})';
         case '$undefined':
           return body === true ? null : 'an $undefined whose body is not true';
         case '$date':
@@ -576,7 +587,10 @@ export function createCodec(): CodecCore {
         }
         case '$complex': {
           const parts = body as Tagged[];
-          return new Complex(floatValue(parts[0] as Tagged), floatValue(parts[1] as Tagged));
+          return new Complex(
+            floatValue(complexPart(parts[0]) as Tagged),
+            floatValue(complexPart(parts[1]) as Tagged),
+          );
         }
         case '$undefined':
           return void 0;

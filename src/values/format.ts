@@ -1,4 +1,5 @@
 import type { Tagged } from './codec-core.ts';
+import { complexPart } from './complex-part.ts';
 
 /**
  * A short human-readable rendering of a tagged value for messages and reports: Python-ish where
@@ -54,7 +55,7 @@ const render = (t: Tagged): string => {
       return `b'${String(body)}'`;
     case '$complex': {
       const [re, im] = body as Tagged[];
-      return `(${floatText(re as Tagged)}+${floatText(im as Tagged)}j)`;
+      return `(${floatText(complexPart(re as Tagged))}+${floatText(complexPart(im as Tagged))}j)`;
     }
     case '$undefined':
       return 'undefined';

@@ -21,6 +21,8 @@ export {
 } from './codec.ts';
 /** Internal: what other folders of the engine use; not part of the public API. @internal */
 export { type CodecCore, createCodec } from './codec-core.ts';
+/** Internal: a `$complex` part as a float body, for readers of tagged values. @internal */
+export { complexPart } from './complex-part.ts';
 export { sha256, valueCellKey } from './digest.ts';
 export {
   type Comparator,

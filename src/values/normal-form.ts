@@ -1,4 +1,5 @@
 import type { Tagged } from './codec-core.ts';
+import { complexPart } from './complex-part.ts';
 
 /**
  * A mode-specific normal form of a tagged value. Equality modes differ only in how they map
@@ -130,7 +131,7 @@ export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
       return { ...node, big: Math.abs(v) >= SAFE ? BigInt(digits).toString() : null };
     }
     case '$complex': {
-      const [re, im] = (body as Tagged[]).map((x) => specialNumber(x));
+      const [re, im] = (body as Tagged[]).map((x) => specialNumber(complexPart(x)));
       // Python: complex(3, 0) == 3.
       if (rules.mergeIntFloat && im === 0) return numberNode(re as number, 'float', rules, true);
       return { t: 'complex', re: re as number, im: im as number };

@@ -35,22 +35,38 @@ const describeDiff = (path: string, ours: unknown, theirs: unknown): string => {
 };
 
 export interface Nearest {
-  readonly key: string;
-  readonly differences: readonly string[];
+  /** The nearest request, or null when none of the scanned ones qualified. */
+  readonly best: { readonly key: string; readonly differences: readonly string[] } | null;
+  /** Recorded requests of the model looked at (at most 2000). */
   readonly scanned: number;
 }
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** True when some message of a recorded request names `task` as a whole identifier. */
+const namesTask = (request: unknown, task: RegExp): boolean => {
+  const messages = (request as { messages?: unknown } | null)?.messages;
+  return (
+    Array.isArray(messages) &&
+    messages.some((m) => typeof m?.content === 'string' && task.test(m.content as string))
+  );
+};
 
 /**
  * The recorded request of the same provider and model closest to `wanted`: fewest differing
  * leaves, then longest common prefix of the canonical text. Prompt drift, the commonest cause of a
- * miss, is then shown rather than guessed.
+ * miss, is then shown rather than guessed. With `task` (the function a codegen request asks
+ * for), only requests whose messages name that function qualify: every other task's prompt
+ * differs in as many places, and showing one would point at the wrong task.
  */
 export const findNearest = async (
   modelRoot: string,
   wanted: object,
   wantedKey: string,
-): Promise<Nearest | null> => {
+  task?: string,
+): Promise<Nearest> => {
   const ours = leaves(wanted);
+  const taskPattern = task === undefined ? null : new RegExp(`(?<![\\w$])${escapeRegExp(task)}(?![\\w$])`);
   let best: { key: string; score: number; diffs: string[] } | null = null;
   let scanned = 0;
   const shards = await fs.readdir(modelRoot).catch(() => [] as string[]);
@@ -60,12 +76,14 @@ export const findNearest = async (
       if (key === wantedKey) continue;
       if (scanned >= MAX_SCANNED) break outer;
       scanned++;
-      let theirs: Map<string, unknown>;
+      let request: unknown;
       try {
-        theirs = leaves(JSON.parse(await fs.readFile(join(modelRoot, shard, key, 'request.json'), 'utf8')));
+        request = JSON.parse(await fs.readFile(join(modelRoot, shard, key, 'request.json'), 'utf8'));
       } catch {
         continue;
       }
+      if (taskPattern !== null && !namesTask(request, taskPattern)) continue;
+      const theirs = leaves(request);
       const diffs: string[] = [];
       for (const path of new Set([...ours.keys(), ...theirs.keys()])) {
         if (ours.get(path) !== theirs.get(path))
@@ -74,7 +92,27 @@ export const findNearest = async (
       if (best === null || diffs.length < best.score) best = { key, score: diffs.length, diffs };
     }
   }
-  return best && { key: best.key, differences: best.diffs.slice(0, 3), scanned };
+  return { best: best && { key: best.key, differences: best.diffs.slice(0, 3) }, scanned };
+};
+
+/**
+ * The models recorded in a cache directory, by provider (`localhost/v1: alpha, beta`), as their
+ * directory names read back (a `/` in a name is stored as `__`); empty when there are none.
+ */
+export const recordedModels = async (v1Root: string): Promise<string[]> => {
+  const out: string[] = [];
+  const back = (name: string) => name.replace(/__/g, '/');
+  const providers = await fs.readdir(v1Root, { withFileTypes: true }).catch(() => []);
+  for (const p of providers.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!p.isDirectory()) continue;
+    const models = await fs.readdir(join(v1Root, p.name), { withFileTypes: true }).catch(() => []);
+    const names = models
+      .filter((m) => m.isDirectory())
+      .map((m) => back(m.name))
+      .sort();
+    if (names.length > 0) out.push(`${back(p.name)}: ${names.join(', ')}`);
+  }
+  return out;
 };
 
 /** Sample indexes recorded for one request, as ranges: `0–2, 5`. */

@@ -1,5 +1,5 @@
 /**
- * Benchmarks over datasets on disk (`shared/data/README.md` format): per model and task,
+ * Benchmarks over datasets on disk (the format of docs/dataset.schema.json): per model and task,
  * incoherence and error on shared reference-filtered inputs; the incoherence paper's table 4,
  * false positives, the ranking agreement of its figure 1, a comparison with the paper's logs; a
  * resumable checkpoint and the reporters' JSON report.

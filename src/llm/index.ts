@@ -1,7 +1,7 @@
 /**
  * The LLM layer: sample candidates from any OpenAI-compatible model (OpenAI, vLLM, Ollama,
  * llama.cpp) through a committed record/replay cache, with sample indexes in every key, our own
- * retry policy, a concurrency limit, and tokens and cost per call (design/llm-and-review.md, Part A).
+ * retry policy, a concurrency limit, and tokens and cost per call.
  * @packageDocumentation
  */
 export { type CacheProblem, type CacheVerification, verifyCache } from './cache/verify.ts';

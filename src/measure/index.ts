@@ -1,6 +1,6 @@
 /**
  * Measures: incoherence and error over the full outcome matrix, Hoeffding intervals, the error
- * lower bound, PAC detection, equivalence classes and shrunk witnesses (DESIGN.md "Measures").
+ * lower bound, PAC detection, equivalence classes and shrunk witnesses.
  * @packageDocumentation
  */
 

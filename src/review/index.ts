@@ -1,6 +1,7 @@
 /**
  * Grounded review (TRAILS): judge one program on inputs drawn from its specification, with a
- * judge that never sees the code. See docs in README "Grounded review".
+ * judge that never sees the code; its pool composition with incoherence, the zero-shot baseline,
+ * threshold calibration and the review benchmark. docs/review.md has the reply formats.
  * @packageDocumentation
  */
 import { type Candidate, isCandidate } from '../candidates/index.ts';

@@ -1,5 +1,5 @@
 /**
- * Semantic triangulation (design `shared/design/triangulation.md`): a forward program is accepted
+ * Semantic triangulation (docs/triangulation.md): a forward program is accepted
  * only when a program for a transformed problem (an inverse, a set-valued inverse, an answer
  * enumerator) satisfies a hyperproperty with it; RANSAC over the agreements selects one program
  * or abstains. Baselines (plurality, majority, CodeT, postconditions) use the same checker.

@@ -22,7 +22,11 @@ export default defineConfig({
         extends: true,
         test: { name: 'quick', include: [...ALL_TESTS], exclude: [...NOT_TESTS, ...HEAVY_FILES] },
       },
-      { extends: true, test: { name: 'heavy', include: [...HEAVY_FILES], exclude: [...NOT_TESTS] } },
+      {
+        extends: true,
+        // One file at a time: several run `npm pack`, whose prepack rebuilds dist/ in place.
+        test: { name: 'heavy', include: [...HEAVY_FILES], exclude: [...NOT_TESTS], maxWorkers: 1 },
+      },
       {
         extends: true,
         test: {

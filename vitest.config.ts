@@ -1,12 +1,41 @@
 import { defineConfig } from 'vitest/config';
+import { ALL_TESTS, HEAVY_FILES, NOT_TESTS, OS_BOUNDARY_FILES } from './test/suites.ts';
 
+/**
+ * Three projects (test/suites.ts says which file goes where):
+ * - `quick`: `npm test`, every module's tests, a few minutes on two cores;
+ * - `heavy`: host projects, packing and installing, dataset-wide runs, type checks;
+ * - `os-boundary`: the hostile corpora again, with the OS boundary required.
+ * `npm run test:heavy` runs the last two, `npm run test:all` all three. One config rather than
+ * two keeps one set of defaults, and `npx vitest run <file or folder>` finds a file in whichever
+ * project holds it.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Jest projects that test/matchers/jest-cjs.test.ts runs with Jest, not Vitest.
-    exclude: ['**/node_modules/**', 'test/fixtures/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default leaves one core idle (cores − 1); most files wait on child processes.
+    maxWorkers: '100%',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'quick', include: [...ALL_TESTS], exclude: [...NOT_TESTS, ...HEAVY_FILES] },
+      },
+      {
+        extends: true,
+        // One file at a time: several run `npm pack`, whose prepack rebuilds dist/ in place.
+        test: { name: 'heavy', include: [...HEAVY_FILES], exclude: [...NOT_TESTS], maxWorkers: 1 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'os-boundary',
+          include: [...OS_BOUNDARY_FILES],
+          exclude: [...NOT_TESTS],
+          env: { CROSSCHECK_ISOLATION: 'os' },
+        },
+      },
+    ],
   },
 });

@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Sampling replays from llm-cache/; the checks run Python and sandboxed JS, so allow a minute.
+    // Sampling replays from llm-cache/; the checks run Python and sandboxed JS (the first check of
+    // a file also starts the sandbox), so allow a minute, which a busy runner needs too.
     testTimeout: 60_000,
     reporters: [
       'default',

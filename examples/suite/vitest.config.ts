@@ -21,6 +21,13 @@ export default defineConfig({
   },
   test: {
     include: ['*.test.ts'],
+    // A check runs its candidates in a sandbox (a confined child process with worker threads);
+    // the first one in a process also starts it. On a busy machine that alone can take longer
+    // than Vitest's 5 s default, so allow a minute, as for any test that runs candidates.
+    testTimeout: 60_000,
+    // The three files share one worker process (per core), so the sandbox starts once per
+    // process, not once per file. Candidates stay isolated: each runs in its own sandbox context.
+    isolate: false,
     reporters: [
       'default',
       ['crosscheck/vitest-reporter', { json: '.crosscheck/report.json', html: '.crosscheck/report.html' }],

@@ -28,7 +28,7 @@ import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
 import type { CrosscheckReport, RunInfo } from './report.ts';
 import type { CheckRow, Summary, TriangulationFigures } from './summary.ts';
-import { renderTable } from './table.ts';
+import { type Column, renderTable } from './table.ts';
 
 /** Options of {@link renderTerminal}. @public */
 export interface TerminalOptions {
@@ -38,11 +38,41 @@ export interface TerminalOptions {
    */
   readonly color?: boolean;
   /**
-   * Maximum line width; optional columns drop and long names are cut to fit.
-   * @defaultValue `process.stdout.columns`, else 100
+   * Maximum line width (at least 40). Optional columns drop and long figures are cut to fit;
+   * what identifies a row (task, model, check, pool) never is: when it cannot fit as a table,
+   * each row is printed as a small record instead.
+   * @defaultValue `COLUMNS` when set, else the terminal's width, else {@link DEFAULT_WIDTH}
    */
   readonly width?: number;
 }
+
+/**
+ * The width outside a terminal (a CI log, a file, a pipe): none is given, and log viewers do not
+ * wrap at 80, so this leaves room for every column of a typical summary.
+ * @internal
+ */
+export const DEFAULT_WIDTH = 120;
+
+// Narrower than this, even the headline's figures would stand one per line.
+const MIN_WIDTH = 40;
+
+const positiveInt = (text: string | undefined): number | null =>
+  text !== undefined && /^[1-9][0-9]*$/.test(text.trim()) ? Number(text.trim()) : null;
+
+/**
+ * The width the terminal summary fits: `options.width`, else the `COLUMNS` variable (as shells
+ * and Python's `shutil.get_terminal_size` use it), else the terminal's width when stdout is a
+ * TTY, else {@link DEFAULT_WIDTH}; never below 40.
+ * @internal
+ */
+export const terminalWidth = (
+  options: TerminalOptions = {},
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  stdout: { readonly isTTY?: boolean; readonly columns?: number } = process.stdout,
+): number => {
+  const tty = stdout.isTTY === true && (stdout.columns ?? 0) > 0 ? (stdout.columns as number) : null;
+  return Math.max(MIN_WIDTH, options.width ?? positiveInt(env.COLUMNS) ?? tty ?? DEFAULT_WIDTH);
+};
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -73,6 +103,18 @@ const headline = (report: CrosscheckReport, width: number, c: Colors): string[] 
   return flow(' crosscheck ', parts, width, (s) => c.bold(c.inverse(s)), ' ');
 };
 
+// Rows of one task, model and check that checked different pools (other candidates) need the
+// pool to tell them apart: its hash, to the first 8 hex digits.
+const poolColumn = (rows: readonly CheckRow[]): Column[] => {
+  const pools = new Map<string, Set<string | null>>();
+  for (const r of rows) {
+    const key = JSON.stringify([r.task ?? r.test, r.model, checkName(r)]);
+    pools.set(key, (pools.get(key) ?? new Set()).add(r.pool));
+  }
+  if (![...pools.values()].some((set) => set.size > 1)) return [];
+  return [{ header: 'pool', cells: rows.map((r) => r.pool?.slice(0, 8) ?? GLYPHS.none), identity: true }];
+};
+
 const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): string[] =>
   renderTable(
     [
@@ -86,9 +128,13 @@ const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): strin
         cells: rows.map((r) => (r.disagreement ? GLYPHS.flag : '')),
         paint: (s) => c.yellow(s),
       },
-      { header: 'task', cells: rows.map((r) => r.task ?? r.test ?? GLYPHS.none), minWidth: 8 },
-      { header: 'model', cells: rows.map((r) => r.model ?? GLYPHS.none), minWidth: 6, drop: 3 },
-      { header: 'check', cells: rows.map(checkName), minWidth: 10, drop: 4 },
+      // What tells the rows apart: never dropped or cut (a narrow terminal stacks the rows).
+      { header: 'task', cells: rows.map((r) => r.task ?? r.test ?? GLYPHS.none), identity: true },
+      ...(rows.some((r) => r.model !== null)
+        ? [{ header: 'model', cells: rows.map((r) => r.model ?? GLYPHS.none), identity: true }]
+        : []),
+      { header: 'check', cells: rows.map(checkName), identity: true },
+      ...poolColumn(rows),
       { header: 'm', cells: rows.map((r) => (r.m === null ? GLYPHS.none : String(r.m))), align: 'right' },
       { header: 'n', cells: rows.map((r) => (r.n === null ? GLYPHS.none : String(r.n))), align: 'right' },
       { header: `Î ${GLYPHS.pm} ε`, cells: rows.map((r) => estimate(r.incoherence)) },
@@ -128,9 +174,11 @@ const propertyLines = (rows: readonly CheckRow[], width: number, c: Colors): str
           cells: rows.map((r) => (r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail)),
           paint: (s, i) => (rows[i]?.verdict === 'pass' ? c.green(s) : c.red(s)),
         },
-        { header: 'task', cells: rows.map((r) => r.task ?? r.test ?? GLYPHS.none), minWidth: 8 },
-        { header: 'model', cells: rows.map((r) => r.model ?? GLYPHS.none), minWidth: 6, drop: 1 },
-        { header: 'property', cells: data.map((p) => p.property), minWidth: 8, drop: 4 },
+        { header: 'task', cells: rows.map((r) => r.task ?? r.test ?? GLYPHS.none), identity: true },
+        ...(rows.some((r) => r.model !== null)
+          ? [{ header: 'model', cells: rows.map((r) => r.model ?? GLYPHS.none), identity: true }]
+          : []),
+        { header: 'property', cells: data.map((p) => p.property), identity: true },
         { header: 'runs', cells: data.map(propertyRunsText), align: 'right' },
         { header: 'result', cells: data.map(propertyOutcomeText) },
         { header: 'seed', cells: data.map((p) => String(p.seed)), align: 'right' },
@@ -256,7 +304,7 @@ const modelLines = (summary: Summary, width: number, c: Colors): string[] => {
     `  ${c.bold('Models')} ${c.dim('(rank 1 = best)')}`,
     ...renderTable(
       [
-        { header: 'model', cells: models.map((m) => m.model), minWidth: 8 },
+        { header: 'model', cells: models.map((m) => m.model), identity: true },
         { header: 'coherent', cells: models.map((m) => ratio(m.coherentTasks, m.tasks)) },
         { header: 'rank', cells: models.map((m) => rank(m.coherenceRank)), align: 'right' },
         { header: 'correct', cells: models.map((m) => ratio(m.correctTasks, m.referencedTasks)) },
@@ -282,7 +330,7 @@ const modelLines = (summary: Summary, width: number, c: Colors): string[] => {
  */
 export const renderTerminal = (report: CrosscheckReport, options: TerminalOptions = {}): string => {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
-  const width = Math.max(40, options.width ?? (process.stdout.columns || 100));
+  const width = terminalWidth(options);
   const summary = report.summary;
   const lines = headline(report, width, c);
   if (summary.rows.length === 0) {
@@ -320,7 +368,7 @@ export const renderWritten = (
   cwd: string = process.cwd(),
 ): string => {
   const c = pc.createColors(options.color ?? pc.isColorSupported);
-  const width = Math.max(40, options.width ?? (process.stdout.columns || 100));
+  const width = terminalWidth(options);
   const shown = files.map((file) => {
     const rel = relative(cwd, file);
     return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;

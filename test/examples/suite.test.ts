@@ -44,18 +44,18 @@ describe('the example suite', () => {
     expect(summaryText(run.stdout)).toMatchInlineSnapshot(`
       "   crosscheck  11 checks · 0 failed · 3 tasks (6 task × model pairs) · 2 pairs flagged (vitest)
 
-              task       model    m    n  Î ± ε          error          PAC
-        ✓     median     model-a  3  300  0.000 ± 0.047  0.000 ± 0.047  —
-        ✓     median     model-a  3   59  —              —              coherent
-        ✓  ⚑  median     model-b  3  300  0.491 ± 0.081  0.277 ± 0.081  —
-        ✓  ⚑  median     model-b  3    1  —              —              incoherent
-        ✓     median     model-a  1  300  —              0.000 ± 0.047  —
-        ✓     toRoman    model-a  3   59  —              —              coherent
-        ✓  ⚑  toRoman    model-b  3  300  0.247 ± 0.081  ≥ 0.083        —
-        ✓  ⚑  toRoman    model-b  3    3  —              —              incoherent
-        ✓     wordCount  model-a  3  300  0.000 ± 0.047  0.000 ± 0.047  —
-        ✓     wordCount  model-b  1  300  —              0.667 ± 0.081  —
-        ✓     wordCount  model-b  3  300  0.000 ± 0.047  0.667 ± 0.081  —
+              task       model    check                        m    n  Î ± ε          error          PAC         classes
+        ✓     median     model-a  toHaveIncoherenceBelow       3  300  0.000 ± 0.047  0.000 ± 0.047  —           3
+        ✓     median     model-a  toBeCoherentAcross           3   59  —              —              coherent    —
+        ✓  ⚑  median     model-b  .not.toHaveIncoherenceBelow  3  300  0.491 ± 0.081  0.277 ± 0.081  —           1+1+1
+        ✓  ⚑  median     model-b  .not.toBeCoherentAcross      3    1  —              —              incoherent  —
+        ✓     median     model-a  toAgreeWithReference         1  300  —              0.000 ± 0.047  —           1
+        ✓     toRoman    model-a  toBeCoherentAcross           3   59  —              —              coherent    —
+        ✓  ⚑  toRoman    model-b  .not.toHaveIncoherenceBelow  3  300  0.247 ± 0.081  ≥ 0.083        —           2+1
+        ✓  ⚑  toRoman    model-b  .not.toBeCoherentAcross      3    3  —              —              incoherent  —
+        ✓     wordCount  model-a  toHaveIncoherenceBelow       3  300  0.000 ± 0.047  0.000 ± 0.047  —           3
+        ✓     wordCount  model-b  .not.toAgreeWithReference    1  300  —              0.667 ± 0.081  —           1
+        ✓     wordCount  model-b  toHaveIncoherenceBelow       3  300  0.000 ± 0.047  0.667 ± 0.081  —           3
 
         Suite  mean Î 0.148 · mean error lower bound 0.058 · isolation os (bubblewrap sandbox)
         With references (4 task × model pairs)  mean error 0.236 · detection rate 50% · false positives 0

@@ -48,7 +48,7 @@ describe('renderTerminal', () => {
     `);
   });
 
-  it('should fit a narrow terminal by dropping optional columns and cutting names', () => {
+  it('should fit a narrow terminal by stacking rows, never cutting what identifies them', () => {
     // Arrange
     const records = [coherence({ task: 'a-task-with-a-very-long-name', model: 'alpha', incoherence: 0.25 })];
     // Act
@@ -63,8 +63,12 @@ describe('renderTerminal', () => {
          crosscheck  1 check · 0 failed · 1 task
           1 flagged (jest)
 
-              task        m    n  Î ± ε          error
-        ✓  ⚑  a-task-wi…  3  100  0.250 ± 0.100  ≥ 0.075
+            task · model · check
+        ✓ ⚑ a-task-with-a-very-long-name · alpha
+            toHaveIncoherenceBelow
+              m 3 · n 100 · Î ± ε 0.250 ± 0.100
+              error ≥ 0.075 · PAC — · classes 3
+              time 12ms
 
         Suite  mean Î 0.250
           mean error lower bound 0.075

@@ -28,13 +28,18 @@ const executableOf = (python: string): string => {
   return python;
 };
 
+// Only a guard against an interpreter that never answers, not a speed limit: the probe uses
+// well under a second of CPU, but a pyenv shim (a chain of shell scripts) on a busy machine took
+// over 30 s of wall time (2 cores, load 40), and the demo failed on it.
+const PROBE_HANG_MS = 300_000;
+
 const PROBE = 'import sys, json; print(json.dumps([list(sys.version_info[:3]), sys.executable]))';
 
 const probe = async (python: string, source: string): Promise<PythonRuntime> => {
   const file = executableOf(python);
   // The probe runs with the host environment so launchers such as pyenv shims resolve; workers
   // then start the real executable it reports, with a scrubbed environment.
-  const result = await execa(file, ['-c', PROBE], { reject: false, timeout: 30_000 });
+  const result = await execa(file, ['-c', PROBE], { reject: false, timeout: PROBE_HANG_MS });
   const missing = (reason: string): CrosscheckError =>
     new CrosscheckError(
       'RUNTIME_MISSING',

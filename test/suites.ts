@@ -1,0 +1,47 @@
+/**
+ * Which test files run where. `npm test` runs the quick suite: every module's own tests, in a
+ * few minutes. `npm run test:heavy` runs what must stay slow: real host projects installed from
+ * the packed package, full dataset runs, the compiler over every host's types, and the hostile
+ * corpora again under the OS boundary. CI runs both (`npm run test:all` does too); nothing is
+ * dropped. test/suites.test.ts checks that the quick suite still reaches every source folder.
+ */
+
+/** Files of the heavy suite: each spawns whole projects, builds or installs, or replays a dataset. */
+export const HEAVY_FILES = [
+  // The guides and example projects, each installed from `npm pack` and run as a user would.
+  'test/examples-projects.test.ts',
+  // Jest host projects (CommonJS, ts-jest, babel-jest) installed from the packed package.
+  'test/matchers/jest-cjs.test.ts',
+  // Real Vitest and Jest runs of the host fixture projects.
+  'test/matchers/hosts.test.ts',
+  'test/reporter/jest.test.ts',
+  'test/review/jest-host.test.ts',
+  'test/fast-check/property-records.test.ts',
+  // The full HumanEval replay (2 models × 150 tasks) and the dataset-wide measurements.
+  'test/llm/humaneval-replay.test.ts',
+  'test/data/humaneval-measure.test.ts',
+  'test/data/humaneval-python.test.ts',
+  // tsdown's build of dist/ and the type checks of every host entry.
+  'test/build/dist.test.ts',
+  'test/types/types.test.ts',
+] as const;
+
+/**
+ * The hostile corpora and the boundary tests: in the quick suite under the default isolation,
+ * and in the heavy suite again with `CROSSCHECK_ISOLATION=os`, where a missing or broken
+ * bubblewrap fails (ISOLATION_UNAVAILABLE) instead of falling back.
+ */
+export const OS_BOUNDARY_FILES = [
+  'test/exec/python-hostile.test.ts',
+  'test/exec/command.test.ts',
+  'test/exec/js-hostile.test.ts',
+  'test/exec/host-bounds.test.ts',
+  'test/exec/isolation-boundary.test.ts',
+  'test/exec/isolation.test.ts',
+] as const;
+
+/** Every test file of the repository (fixtures are projects that tests run, not tests). */
+export const ALL_TESTS = ['test/**/*.test.ts'] as const;
+
+/** Never collected as tests: fixture projects run by the tests, and installed dependencies. */
+export const NOT_TESTS = ['**/node_modules/**', 'test/fixtures/**'] as const;

@@ -189,6 +189,8 @@ export {
   FrozenSet,
   formatTagged,
   fromWire,
+  type NeutralizeOptions,
+  neutralizeControls,
   type PreparedValue,
   PyDict,
   PyFloat,

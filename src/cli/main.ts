@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-/** The `crosscheck` command. */
 import { isCrosscheckError } from '../errors/index.ts';
 import { crosscheckVersion } from '../report/index.ts';
+/** The `crosscheck` command. */
+import { neutralizeControls } from '../values/index.ts';
 import { BENCH_USAGE, runBenchCommand } from './bench.ts';
 import { runReviewBenchCommand } from './bench-review.ts';
 import { runLlmCacheCommand } from './llm-cache.ts';
@@ -46,7 +47,9 @@ const fail = (error: unknown, usage: string): void => {
   // Misuse (bad file, unknown format, unknown option) is a message, not a stack trace.
   const known = isCrosscheckError(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   if (!known) throw error;
-  process.stderr.write(`${(error as Error).message}\n${isCrosscheckError(error) ? '' : `\n${usage}`}`);
+  process.stderr.write(
+    `${neutralizeControls((error as Error).message, { newlines: true })}\n${isCrosscheckError(error) ? '' : `\n${usage}`}`,
+  );
   process.exitCode = 2;
 };
 

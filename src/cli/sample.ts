@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { parseArgs } from 'node:util';
 import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
 import { type CacheMode, type SampleProgress, sampleDataset } from '../llm/index.ts';
+import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
 
 /** Usage of `crosscheck sample`. */
@@ -97,7 +98,9 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
       },
     }).values;
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${SAMPLE_USAGE}`);
+    process.stderr.write(
+      `${neutralizeControls((error as Error).message, { newlines: true })}\n\n${SAMPLE_USAGE}`,
+    );
     return 2;
   }
   if (values.help) {
@@ -141,7 +144,7 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
         maxConcurrency: num('concurrency', v.concurrency),
         timeoutMs: num('timeout-ms', v['timeout-ms']),
         retry: maxRetries === undefined ? undefined : { maxRetries },
-        onWarning: (m) => process.stderr.write(`${m}\n`),
+        onWarning: (m) => process.stderr.write(`${neutralizeControls(m, { newlines: true })}\n`),
       },
       signal: controller.signal,
       onProgress: (p) => {
@@ -177,7 +180,7 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
   } catch (error) {
     if (tty) process.stderr.write('\n');
     if (!isCrosscheckError(error)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${neutralizeControls(error.message, { newlines: true })}\n`);
     return error.code === 'ABORTED' ? 130 : 2;
   } finally {
     process.off('SIGINT', onSigint);

@@ -21,6 +21,13 @@ export {
 } from './codec.ts';
 /** Internal: what other folders of the engine use; not part of the public API. @internal */
 export { type CodecCore, createCodec } from './codec-core.ts';
+/** Internal: how reports and messages apply `neutralizeControls`; not part of the public API. @internal */
+export {
+  escapeJsonControls,
+  type NeutralizeOptions,
+  neutralizeControls,
+  neutralizeDeep,
+} from './controls.ts';
 export { sha256, valueCellKey } from './digest.ts';
 export {
   type Comparator,

@@ -3,8 +3,10 @@ import {
   BENCH_DEFAULTS,
   BENCH_WHERE,
   type BenchOptions,
+  lockBenchOut,
   progressReporter,
   renderBenchTable,
+  resolveBenchOptions,
   runBench,
   summaryLine,
 } from '../bench/index.ts';
@@ -195,7 +197,10 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   const progress = progressReporter(process.stderr);
+  let unlock: (() => void) | null = null;
   try {
+    // One writer per --out, from the first checkpoint line to the report (runBench takes it too).
+    unlock = lockBenchOut(resolveBenchOptions(options).out);
     const result = await runBench(options, {
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
@@ -225,8 +230,15 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
     progress.clear();
     if (!isCrosscheckError(error)) throw error;
     process.stderr.write(`${neutralizeControls(cliMessage(error), { newlines: true })}\n`);
+    if (error.code === 'IO_ERROR' && unlock !== null) {
+      // A write failed mid-run (disk full, file-size limit): what finished is in the checkpoint.
+      process.stderr.write(
+        'crosscheck bench: the pairs that finished are kept in the checkpoint beside --out; rerun the same command once the problem is fixed to resume from them.\n',
+      );
+    }
     return 2;
   } finally {
+    unlock?.();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     await Promise.all([closePythonWorkers(), closeSandboxPools()]);

@@ -53,6 +53,11 @@ const fail = (error: unknown, usage: string): void => {
   process.exitCode = 2;
 };
 
+// A write past the file-size limit (ulimit -f) raises SIGXFSZ, whose default action kills the
+// process with no message. Handled, the write fails with EFBIG instead, which every write of the
+// CLI reports as a typed error that says what to fix (and what was kept).
+process.on('SIGXFSZ', () => {});
+
 const usage = process.argv[2] === 'bench' ? BENCH_USAGE : REPORT_USAGE;
 try {
   Promise.resolve(main(process.argv.slice(2))).then(

@@ -68,7 +68,7 @@ describe('control characters from candidates', () => {
         { source: `function echo(s) { const e = new Error(s); e.name = s; throw e; }`, label: 'throws' },
         { source: `function echo(s) { throw new RangeError(s); }`, label: 'invalid' },
       ],
-      { language: 'javascript', entry: 'echo', invalid: ['RangeError'] },
+      { language: 'javascript', entry: 'echo' },
     );
     const matrix = await run(task, pool, [[HOSTILE]], { isolation: 'process' });
     const outcomes = matrix.outcomes.map((row) => row[0] as Outcome);
@@ -121,7 +121,7 @@ describe('control characters from candidates', () => {
           { labels: ['b'], share: 0.5 },
         ],
         witness: {
-          reason: 'disagreement',
+          reason: 'candidates disagree',
           input: `["${HOSTILE}"]`,
           original: `["${HOSTILE}"]`,
           shrinkSteps: 0,

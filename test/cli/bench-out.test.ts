@@ -106,8 +106,12 @@ describe('crosscheck bench --out', () => {
     const out = join(dir, 'race', 'bench.json');
     const first = bench(slow, out);
     await waitFor(() => existsSync(`${out}.checkpoint`), 120_000);
+    // The first run is paused mid-run (alive, its work unfinished) while the second one starts,
+    // however slow the machine is.
+    first.child.kill('SIGSTOP');
     // Act
     const second = await bench(slow, out).exit;
+    first.child.kill('SIGCONT');
     const firstExit = await first.exit;
     // Assert
     expect(second.code, second.stderr).toBe(2);

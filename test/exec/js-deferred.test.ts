@@ -40,6 +40,8 @@ describe('deferred code in the JS sandbox', () => {
     'scheduling-probe.js',
     'stack-hook.js',
     'top-level-microtask-hang.js',
+    'getter-spins-on-encode.js',
+    'late-thenable.js',
   ];
 
   beforeAll(async () => {
@@ -75,6 +77,22 @@ describe('deferred code in the JS sandbox', () => {
 
   it('should charge a promise job queued at top level that never ends to that candidate’s loading', () => {
     for (const o of rowOf('top-level-microtask-hang.js')) expect(o).toMatchObject({ kind: 'timeout' });
+  });
+
+  it('should charge a getter the harness runs while encoding a result to that call', () => {
+    const row = rowOf('getter-spins-on-encode.js');
+    for (const o of row) expect(o.kind).toBe('timeout');
+    // The calls that ran timed out on their own limit; the rest were never run (budget spent).
+    expect((row[0] as { reason: string }).reason).toBe('call');
+  });
+
+  it('should ignore a settle that arrives in a later call', () => {
+    const row = rowOf('late-thenable.js');
+    row.forEach((o, i) => {
+      const length = (INPUTS[i]?.[0] as number[]).length;
+      if (length % 2 === 0) expect(o).toMatchObject({ kind: 'timeout', reason: 'unsettled' });
+      else expect(o).toMatchObject({ kind: 'value', value: length });
+    });
   });
 
   it('should give every innocent candidate a value on every input', () => {

@@ -54,8 +54,9 @@ const fail = (error: unknown, usage: string): void => {
 };
 
 // A write past the file-size limit (ulimit -f) raises SIGXFSZ, whose default action kills the
-// process with no message. Handled, the write fails with EFBIG instead, which every write of the
-// CLI reports as a typed error that says what to fix (and what was kept).
+// process with no message. Node 20 starts with it ignored; the handler keeps it so whatever the
+// runtime or an embedder did, and the write then fails with EFBIG, which every write of the CLI
+// reports as a typed error that says what to fix (and what was kept).
 process.on('SIGXFSZ', () => {});
 
 const usage = process.argv[2] === 'bench' ? BENCH_USAGE : REPORT_USAGE;

@@ -1,5 +1,6 @@
 import { CrosscheckError, type CrosscheckErrorCode, describeValue } from '../src/errors/index.ts';
 import type { WitnessRecord } from '../src/report/index.ts';
+import { neutralizeDeep } from '../src/values/index.ts';
 import type { MatcherContext } from './context.ts';
 
 /** The parts of a failure message; {@link formatMessage} lays them out the same way for every matcher. */
@@ -54,7 +55,10 @@ const witnessLines = (w: WitnessRecord, label: (name: string) => string): string
  * Expected/Received blocks, details, the witness with each class's output, the replay recipe
  * (seed, witness, the reproducing option) and numbered hints.
  */
-export const formatMessage = (ctx: MatcherContext, parts: MessageParts): string => {
+export const formatMessage = (ctx: MatcherContext, raw: MessageParts): string => {
+  // Candidate text (outputs, exception messages, labels) is shown, never acted on by the
+  // terminal: the matcher colours are the only control sequences in a failure message.
+  const parts = neutralizeDeep(raw, { newlines: true });
   const names = ['Expected', 'Received', 'Witness', 'Replay', ...(parts.details ?? []).map(([name]) => name)];
   const width = Math.max(...names.map((n) => n.length)) + 2;
   const label = labeller(width);

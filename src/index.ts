@@ -196,6 +196,8 @@ export {
   FrozenSet,
   formatTagged,
   fromWire,
+  type NeutralizeOptions,
+  neutralizeControls,
   type PreparedValue,
   PyDict,
   PyFloat,

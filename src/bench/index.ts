@@ -28,6 +28,8 @@ export {
   type ResolvedBenchOptions,
   resolveBenchOptions,
 } from './options.ts';
+/** Internal: the CLI holds the output's lock across the run and the report's write. @internal */
+export { lockBenchOut } from './out-lock.ts';
 export { comparePaper, type PaperComparison } from './paper.ts';
 export { progressLine, progressReporter } from './progress.ts';
 export { literalCallArgs } from './python-literal.ts';

@@ -1,3 +1,4 @@
+import { neutralizeControls } from '../values/index.ts';
 import type { BenchProgress } from './runner.ts';
 
 /**
@@ -45,11 +46,13 @@ export const progressReporter = (
       const finished = p.pairsDone === p.pairsTotal;
       if (tty) {
         if (now - last < 200 && !finished) return;
-        stream.write(`\r\u001b[2K${progressLine(p).slice(0, (stream.columns ?? 120) - 1)}`);
+        stream.write(
+          `\r\u001b[2K${neutralizeControls(progressLine(p)).slice(0, (stream.columns ?? 120) - 1)}`,
+        );
         shown = true;
       } else {
         if (now - last < everyMs && !finished && last !== 0) return;
-        stream.write(`${progressLine(p)}\n`);
+        stream.write(`${neutralizeControls(progressLine(p))}\n`);
       }
       last = now;
     },

@@ -15,6 +15,7 @@ import {
   type ResolvedBenchOptions,
   resolveBenchOptions,
 } from './options.ts';
+import { lockBenchOut } from './out-lock.ts';
 import { comparePaper, type PaperComparison } from './paper.ts';
 import { benchFigures, benchIdentity, benchSection, datasetDigest, pairDigest, shardPairs } from './shard.ts';
 import { taskInputs } from './task-inputs.ts';
@@ -134,6 +135,23 @@ export const runBench = async (options: BenchOptions, hooks: BenchHooks = {}): P
   const o = resolveBenchOptions(options);
   const models = selectModels(o);
   const tasks = selectTasks(loadTasks(o.data), o);
+  // One writer per output: a second run on the same --out would measure every pair again and
+  // append each to the same checkpoint.
+  const unlock = lockBenchOut(o.out);
+  try {
+    return await runLocked(o, models, tasks, hooks, started);
+  } finally {
+    unlock();
+  }
+};
+
+const runLocked = async (
+  o: ResolvedBenchOptions,
+  models: string[],
+  tasks: DatasetTask[],
+  hooks: BenchHooks,
+  started: number,
+): Promise<BenchResult> => {
   const checkpoint = Checkpoint.open(`${o.out}.checkpoint`, fingerprintOf(o), o.fresh);
   const candidates = new Map(models.map((m) => [m, loadCandidates(o.data, m)]));
   const signal = hooks.signal;

@@ -3,6 +3,7 @@ import { isCrosscheckError } from '../errors/index.ts';
 import { createLlm } from '../llm/index.ts';
 import { writeFileAtomic } from '../report/index.ts';
 import { benchReview, renderReviewBench } from '../review/index.ts';
+import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
 
 export const REVIEW_BENCH_USAGE = `Usage: crosscheck bench review --data <dir> --models <a,b> [options]
@@ -86,7 +87,9 @@ export const runReviewBenchCommand = async (argv: readonly string[]): Promise<nu
   } catch (error) {
     const known = isCrosscheckError(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     if (!known) throw error;
-    process.stderr.write(`${(error as Error).message}\n\n${REVIEW_BENCH_USAGE}`);
+    process.stderr.write(
+      `${neutralizeControls((error as Error).message, { newlines: true })}\n\n${REVIEW_BENCH_USAGE}`,
+    );
     return 2;
   }
   try {
@@ -111,14 +114,14 @@ export const runReviewBenchCommand = async (argv: readonly string[]): Promise<nu
         judge,
         ...(values.threshold !== undefined ? { threshold: Number(values.threshold) } : {}),
       },
-      onProgress: (line) => process.stderr.write(`${line}\n`),
+      onProgress: (line) => process.stderr.write(`${neutralizeControls(line, { newlines: true })}\n`),
     });
     if (typeof values.out === 'string') writeFileAtomic(values.out, `${JSON.stringify(result, null, 2)}\n`);
-    process.stdout.write(renderReviewBench(result));
+    process.stdout.write(neutralizeControls(renderReviewBench(result), { newlines: true }));
     return 0;
   } catch (error) {
     if (!isCrosscheckError(error)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${neutralizeControls(error.message, { newlines: true })}\n`);
     return 2;
   }
 };

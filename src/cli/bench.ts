@@ -3,14 +3,17 @@ import {
   BENCH_DEFAULTS,
   BENCH_WHERE,
   type BenchOptions,
+  lockBenchOut,
   progressReporter,
   renderBenchTable,
+  resolveBenchOptions,
   runBench,
   summaryLine,
 } from '../bench/index.ts';
 import { CrosscheckError, describeValue, isCrosscheckError, problemOf } from '../errors/index.ts';
 import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
 import { renderJson, writeFileAtomic } from '../report/index.ts';
+import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
 import { runTriangulationCommand } from './triangulation.ts';
 
@@ -174,7 +177,9 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
   } catch (error) {
     const known = isCrosscheckError(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     if (!known) throw error;
-    process.stderr.write(`${(error as Error).message}\n\n${BENCH_USAGE}`);
+    process.stderr.write(
+      `${neutralizeControls((error as Error).message, { newlines: true })}\n\n${BENCH_USAGE}`,
+    );
     return 2;
   }
   if (options === null) {
@@ -192,19 +197,25 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   const progress = progressReporter(process.stderr);
+  let unlock: (() => void) | null = null;
   try {
+    // One writer per --out, from the first checkpoint line to the report (runBench takes it too).
+    unlock = lockBenchOut(resolveBenchOptions(options).out);
     const result = await runBench(options, {
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
       log: (line) => {
         progress.clear();
-        process.stderr.write(`${line}\n`);
+        process.stderr.write(`${neutralizeControls(line, { newlines: true })}\n`);
       },
     });
     progress.clear();
     writeFileAtomic(result.options.out, renderJson(result.report));
     const shard = result.options.shard;
-    process.stderr.write(
+    // Task names, models and messages come from the dataset and the candidates: shown, never
+    // acted on by the terminal.
+    const say = (text: string): boolean => process.stderr.write(neutralizeControls(text, { newlines: true }));
+    say(
       `\n${renderBenchTable(result)}report: ${result.options.out} (crosscheck report ${result.options.out} --format html)\n` +
         (result.pairsResumed > 0
           ? `${result.pairsResumed} of ${result.pairs.length} pairs were resumed from ${result.checkpointPath}, not measured now; --fresh measures them again.\n`
@@ -213,14 +224,21 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
           ? `shard ${shard.index}/${shard.count}: ${result.pairs.length} pairs; figures above cover this shard only. Join the ${shard.count} shard reports with crosscheck report merge <files> --out <file>.\n`
           : ''),
     );
-    process.stdout.write(`${summaryLine(result)}\n`);
+    process.stdout.write(`${neutralizeControls(summaryLine(result))}\n`);
     return result.complete ? 0 : 130;
   } catch (error) {
     progress.clear();
     if (!isCrosscheckError(error)) throw error;
-    process.stderr.write(`${cliMessage(error)}\n`);
+    process.stderr.write(`${neutralizeControls(cliMessage(error), { newlines: true })}\n`);
+    if (error.code === 'IO_ERROR' && unlock !== null) {
+      // A write failed mid-run (disk full, file-size limit): what finished is in the checkpoint.
+      process.stderr.write(
+        'crosscheck bench: the pairs that finished are kept in the checkpoint beside --out; rerun the same command once the problem is fixed to resume from them.\n',
+      );
+    }
     return 2;
   } finally {
+    unlock?.();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     await Promise.all([closePythonWorkers(), closeSandboxPools()]);

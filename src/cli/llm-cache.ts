@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
 import { verifyCache } from '../llm/index.ts';
+import { neutralizeControls } from '../values/index.ts';
 
 /** Usage of `crosscheck llm-cache`. */
 export const LLM_CACHE_USAGE = `Usage:
@@ -25,7 +26,9 @@ export const runLlmCacheCommand = async (argv: readonly string[]): Promise<numbe
       allowPositionals: true,
     });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${LLM_CACHE_USAGE}`);
+    process.stderr.write(
+      `${neutralizeControls((error as Error).message, { newlines: true })}\n\n${LLM_CACHE_USAGE}`,
+    );
     return 2;
   }
   const [sub, ...rest] = parsed.positionals;
@@ -50,7 +53,7 @@ export const runLlmCacheCommand = async (argv: readonly string[]): Promise<numbe
     }
     const dir = rest[0] ?? process.env.CROSSCHECK_LLM_CACHE_DIR ?? 'llm-cache';
     const result = await verifyCache(dir);
-    for (const p of result.problems) process.stderr.write(`${p.path}: ${p.why}\n`);
+    for (const p of result.problems) process.stderr.write(`${neutralizeControls(`${p.path}: ${p.why}`)}\n`);
     process.stderr.write(
       `crosscheck llm-cache verify: ${result.requests} request${result.requests === 1 ? '' : 's'}, ${result.entries} entr${result.entries === 1 ? 'y' : 'ies'}, ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${dir}\n`,
     );
@@ -60,7 +63,9 @@ export const runLlmCacheCommand = async (argv: readonly string[]): Promise<numbe
     return result.problems.length === 0 ? 0 : 1;
   } catch (error) {
     if (!isCrosscheckError(error)) throw error;
-    process.stderr.write(`CrosscheckError [${error.code}]: ${error.message}\n`);
+    process.stderr.write(
+      `CrosscheckError [${error.code}]: ${neutralizeControls(error.message, { newlines: true })}\n`,
+    );
     return 2;
   }
 };

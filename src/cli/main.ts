@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-/** The `crosscheck` command. */
 import { isCrosscheckError } from '../errors/index.ts';
 import { crosscheckVersion } from '../report/index.ts';
+/** The `crosscheck` command. */
+import { neutralizeControls } from '../values/index.ts';
 import { BENCH_USAGE, runBenchCommand } from './bench.ts';
 import { runReviewBenchCommand } from './bench-review.ts';
 import { runLlmCacheCommand } from './llm-cache.ts';
@@ -46,9 +47,17 @@ const fail = (error: unknown, usage: string): void => {
   // Misuse (bad file, unknown format, unknown option) is a message, not a stack trace.
   const known = isCrosscheckError(error) || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   if (!known) throw error;
-  process.stderr.write(`${(error as Error).message}\n${isCrosscheckError(error) ? '' : `\n${usage}`}`);
+  process.stderr.write(
+    `${neutralizeControls((error as Error).message, { newlines: true })}\n${isCrosscheckError(error) ? '' : `\n${usage}`}`,
+  );
   process.exitCode = 2;
 };
+
+// A write past the file-size limit (ulimit -f) raises SIGXFSZ, whose default action kills the
+// process with no message. Node 20 starts with it ignored; the handler keeps it so whatever the
+// runtime or an embedder did, and the write then fails with EFBIG, which every write of the CLI
+// reports as a typed error that says what to fix (and what was kept).
+process.on('SIGXFSZ', () => {});
 
 const usage = process.argv[2] === 'bench' ? BENCH_USAGE : REPORT_USAGE;
 try {

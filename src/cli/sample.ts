@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { parseArgs } from 'node:util';
 import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
 import { type CacheMode, replayMissFacts, type SampleProgress, sampleDataset } from '../llm/index.ts';
+import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
 
 /** Usage of `crosscheck sample`. */
@@ -154,7 +155,9 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
       },
     }).values;
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${SAMPLE_USAGE}`);
+    process.stderr.write(
+      `${neutralizeControls((error as Error).message, { newlines: true })}\n\n${SAMPLE_USAGE}`,
+    );
     return 2;
   }
   if (values.help) {
@@ -198,7 +201,7 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
         maxConcurrency: num('concurrency', v.concurrency),
         timeoutMs: num('timeout-ms', v['timeout-ms']),
         retry: maxRetries === undefined ? undefined : { maxRetries },
-        onWarning: (m) => process.stderr.write(`${m}\n`),
+        onWarning: (m) => process.stderr.write(`${neutralizeControls(m, { newlines: true })}\n`),
       },
       signal: controller.signal,
       onProgress: (p) => {
@@ -224,7 +227,9 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
       const shown = failures.slice(0, 10);
       process.stderr.write(
         `failed samples (left out of the candidates files, listed under each task's "failed"):\n${shown
-          .map((f) => `  ${f.model} task ${f.taskId} sample ${f.sample}: ${firstLine(f.message)}`)
+          .map((f) =>
+            neutralizeControls(`  ${f.model} task ${f.taskId} sample ${f.sample}: ${firstLine(f.message)}`),
+          )
           .join(
             '\n',
           )}\n${failures.length > shown.length ? `  … and ${failures.length - shown.length} more (all in the JSON line's failures)\n` : ''}`,
@@ -252,7 +257,8 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
     if (tty) process.stderr.write('\n');
     if (!isCrosscheckError(error)) throw error;
     const facts = replayMissFacts(error);
-    process.stderr.write(`${facts === undefined ? error.message : `${facts}\n${recordFix(argv)}`}\n`);
+    const text = facts === undefined ? error.message : `${facts}\n${recordFix(argv)}`;
+    process.stderr.write(`${neutralizeControls(text, { newlines: true })}\n`);
     return error.code === 'ABORTED' ? 130 : 2;
   } finally {
     process.off('SIGINT', onSigint);

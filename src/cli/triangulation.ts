@@ -6,6 +6,7 @@ import {
   runTriangulationBench,
   type TriangulationBenchMethod,
 } from '../triangulate/index.ts';
+import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
 
 /** Usage of `crosscheck bench triangulation`. */
@@ -85,7 +86,9 @@ export const runTriangulationCommand = async (argv: readonly string[]): Promise<
       );
     }
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${TRIANGULATION_USAGE}`);
+    process.stderr.write(
+      `${neutralizeControls((error as Error).message, { newlines: true })}\n\n${TRIANGULATION_USAGE}`,
+    );
     return 2;
   }
   const controller = new AbortController();
@@ -114,11 +117,12 @@ export const runTriangulationCommand = async (argv: readonly string[]): Promise<
       ...(timeoutMs ? { timeoutMs } : {}),
       signal: controller.signal,
       onTask: (model, task, done, total) => {
-        if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} ${model} ${task}`.padEnd(60));
+        if (process.stderr.isTTY)
+          process.stderr.write(`\r${neutralizeControls(`${done}/${total} ${model} ${task}`)}`.padEnd(60));
       },
     });
     if (process.stderr.isTTY) process.stderr.write('\n');
-    process.stderr.write(`${renderTriangulationTable(result)}\n`);
+    process.stderr.write(`${neutralizeControls(renderTriangulationTable(result), { newlines: true })}\n`);
     process.stderr.write(
       `${result.rows.length} rows; samples ${result.options.samples}, n ${result.options.n}, seed ${result.options.seed}, ${result.options.semantics} semantics; ${result.skipped.length} model×task skipped; ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
     );

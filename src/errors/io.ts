@@ -4,6 +4,8 @@ import { CrosscheckError } from './error.ts';
 const FIXES: Readonly<Record<string, string>> = {
   ENOSPC: 'the disk is full: free some space, or write somewhere else',
   EDQUOT: 'the disk quota is exhausted: free some space, or write somewhere else',
+  EFBIG:
+    'the file would exceed the file-size limit of this process (ulimit -f): raise the limit, or write somewhere else',
   EROFS: 'the file system is read-only: write somewhere else',
   EACCES: 'permission denied: check the permissions, or write somewhere else',
   EPERM: 'operation not permitted: check the permissions, or write somewhere else',

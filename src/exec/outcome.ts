@@ -1,5 +1,5 @@
 import type { Tagged } from '../values/index.ts';
-import { checkTagged, decode, formatTagged } from '../values/index.ts';
+import { checkTagged, decode, formatTagged, neutralizeControls } from '../values/index.ts';
 
 /**
  * What one call of a candidate on one input produced (DESIGN.md "Values and outcomes").
@@ -325,8 +325,15 @@ export const toWireOutcome = (o: Outcome): WireOutcome => {
   }
 };
 
-/** A one-line human description of an outcome, for messages and reports. @public */
-export const describeOutcome = (o: Outcome): string => {
+/**
+ * A one-line human description of an outcome, for messages and reports. What a candidate wrote
+ * into it (an exception's name and message, a string it returned) is shown with its control
+ * characters as visible escapes, so printing it can only ever print it.
+ * @public
+ */
+export const describeOutcome = (o: Outcome): string => neutralizeControls(outcomeText(o));
+
+const outcomeText = (o: Outcome): string => {
   switch (o.kind) {
     case 'value':
       return formatTagged(o.tagged);

@@ -1,3 +1,4 @@
+import { neutralizeDeep } from '../values/index.ts';
 import { GLYPHS } from './figures.ts';
 import {
   isolationText,
@@ -247,7 +248,9 @@ const propertySection = (summary: Summary): string => {
  * its witness.
  * @public
  */
-export const renderHtml = (report: CrosscheckReport): string => {
+export const renderHtml = (raw: CrosscheckReport): string => {
+  // Every string of the report is shown, never acted on by a terminal that prints the file.
+  const report = neutralizeDeep(raw, { newlines: true });
   const { run, summary } = report;
   const missing = missingShards(run.shard);
   const shard = run.shard ? `, shards ${run.shard.indexes.join(', ')} of ${run.shard.count}` : '';

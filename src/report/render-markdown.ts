@@ -1,3 +1,4 @@
+import { neutralizeDeep } from '../values/index.ts';
 import { GLYPHS } from './figures.ts';
 import {
   checkName,
@@ -253,12 +254,15 @@ const models = (summary: Summary): string[] => {
  * The summary as GitHub-flavoured Markdown (for `$GITHUB_STEP_SUMMARY` or a PR comment).
  * @public
  */
-export const renderMarkdown = (report: CrosscheckReport): string => {
+export const renderMarkdown = (raw: CrosscheckReport): string => {
+  // Every string of the report is shown, never acted on by a terminal that prints the file.
+  const report = neutralizeDeep(raw, { newlines: true });
   const { run, summary } = report;
   const missing = missingShards(run.shard);
   const shard = run.shard ? `, shards ${run.shard.indexes.join(', ')} of ${run.shard.count}` : '';
-  const lines = [`## crosscheck report`, '', `_${run.framework}${shard}_`];
-  if (missing.length) lines.push('', `> **Incomplete:** shards ${missing.join(', ')} are missing.`);
+  // The header's strings are escaped as the cells are: a report file is anyone's to write.
+  const lines = [`## crosscheck report`, '', `_${cell(`${run.framework}${shard}`)}_`];
+  if (missing.length) lines.push('', `> **Incomplete:** shards ${cell(missing.join(', '))} are missing.`);
   if (summary.rows.length === 0)
     return `${[...lines, '', 'No crosscheck records in this run.'].join('\n')}\n`;
   const measured = summary.rows.some((r) => r.kind !== 'property');
@@ -267,6 +271,6 @@ export const renderMarkdown = (report: CrosscheckReport): string => {
   const m = models(summary);
   if (m.length) lines.push('', ...m);
   if (summary.reviews) lines.push('', '### Grounded review', '', reviewSuiteText(summary.reviews));
-  if (summary.llm) lines.push('', '### LLM', '', ...llmSummaryLines(summary.llm).map((l) => `- ${l}`));
+  if (summary.llm) lines.push('', '### LLM', '', ...llmSummaryLines(summary.llm).map((l) => `- ${cell(l)}`));
   return `${lines.join('\n')}\n`;
 };

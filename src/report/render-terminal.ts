@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import pc from 'picocolors';
+import { neutralizeControls, neutralizeDeep } from '../values/index.ts';
 import { GLYPHS } from './figures.ts';
 import {
   checkName,
@@ -328,7 +329,10 @@ const modelLines = (summary: Summary, width: number, c: Colors): string[] => {
  * Honours `NO_COLOR` and fits the terminal width.
  * @public
  */
-export const renderTerminal = (report: CrosscheckReport, options: TerminalOptions = {}): string => {
+export const renderTerminal = (raw: CrosscheckReport, options: TerminalOptions = {}): string => {
+  // Every string of the report is shown, never acted on: the colours below are the only
+  // control sequences the terminal gets.
+  const report = neutralizeDeep(raw);
   const c = pc.createColors(options.color ?? pc.isColorSupported);
   const width = terminalWidth(options);
   const summary = report.summary;
@@ -371,7 +375,7 @@ export const renderWritten = (
   const width = terminalWidth(options);
   const shown = files.map((file) => {
     const rel = relative(cwd, file);
-    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+    return neutralizeControls(rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel);
   });
   return `${flow('Reports', shown, width, c.bold).join('\n')}\n`;
 };

@@ -1,14 +1,17 @@
 import type { Tagged } from './codec-core.ts';
 import { complexPart } from './complex-part.ts';
+import { neutralizeControls } from './controls.ts';
 
 /**
  * A short human-readable rendering of a tagged value for messages and reports: Python-ish where
  * the type is Python's (`4.0`, `(1, 'a')`, `{1, 2}`, `frozenset({1})`, `{1: 'a'}`), JSON-ish
- * otherwise. Truncated to `max` characters.
+ * otherwise, with control characters shown as escapes (see `neutralizeControls`). Truncated to
+ * `max` characters.
  * @public
  */
 export const formatTagged = (t: Tagged, max = 200): string => {
-  const text = render(t);
+  // A string's control characters are shown, never sent raw to whoever prints this.
+  const text = neutralizeControls(render(t));
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 };
 

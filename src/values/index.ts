@@ -23,6 +23,13 @@ export {
 export { type CodecCore, createCodec } from './codec-core.ts';
 /** Internal: a `$complex` part as a float body, for readers of tagged values. @internal */
 export { complexPart } from './complex-part.ts';
+/** Internal: how reports and messages apply `neutralizeControls`; not part of the public API. @internal */
+export {
+  escapeJsonControls,
+  type NeutralizeOptions,
+  neutralizeControls,
+  neutralizeDeep,
+} from './controls.ts';
 export { sha256, valueCellKey } from './digest.ts';
 export {
   type Comparator,

@@ -88,8 +88,21 @@ export function installHarness(
   const strSplit = String.prototype.split;
 
   // A candidate-installed Error.prepareStackTrace would receive call sites of the worker's own
-  // frames: a classic way out of a vm context. Pin it before any candidate code runs.
+  // frames: a classic way out of a vm context. Pin it before any candidate code runs. Node looks
+  // the hook up as `globalThis.Error.prepareStackTrace` of the error's realm, and formats a stack
+  // whenever it is first read (possibly long after the call that made the error), so the
+  // global binding `Error` is pinned too: no candidate object can stand in for it.
   defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: false, configurable: false });
+  defineProperty(globalThis, 'Error', { value: Error, writable: false, configurable: false });
+  // Nothing a candidate runs may be scheduled by the engine outside its own calls: a
+  // FinalizationRegistry callback runs when the garbage collector decides (between jobs, on
+  // whatever candidate the worker serves next), and Atomics.waitAsync settles from a task of the
+  // worker's event loop. WeakRef goes with them: without a callback it still lets a result
+  // depend on when the collector ran. Promise jobs stay: they run in this context's own
+  // microtask queue, drained only inside this candidate's own chunks.
+  delete (globalThis as { FinalizationRegistry?: unknown }).FinalizationRegistry;
+  delete (globalThis as { WeakRef?: unknown }).WeakRef;
+  delete (Atomics as { waitAsync?: unknown }).waitAsync;
 
   const invalid: Record<string, boolean> = createObject(null);
   const names = reflectApply(strSplit, invalidCsv, [',']) as string[];
@@ -222,7 +235,8 @@ export function installHarness(
         problem = '[2,"Unknown","while loading the candidate: (the thrown value could not be described)"]';
       }
     }
-    progress[2] = 0;
+    // The phase stays 'loading' through the microtask drain that follows (the worker resets it):
+    // promise jobs the top-level code queued are still the candidate's loading.
     return problem === null ? 'ok' : 'problem';
   };
 

@@ -35,6 +35,15 @@ import {
 /** Name of the error outcome for a report the harness could not have made. */
 export const HARNESS_VIOLATION = 'HarnessViolation';
 
+/**
+ * How many times a candidate's job may lose its worker while no call of it runs (the worker is
+ * between calls) before that loss is charged to it after all. Nothing a candidate can schedule
+ * runs between calls, so such a loss is the host's or another candidate's doing; the bound only
+ * keeps a worker that dies on every job (for instance on an input set too big to parse) from
+ * requeueing the same range for ever.
+ */
+const IDLE_LOSSES_FORGIVEN = 3;
+
 /** How long an aborted run's chunk may go on before its worker is replaced. */
 const ABORT_GRACE_MS = 100;
 
@@ -96,6 +105,7 @@ export class JsSandboxPool {
           budgetLeftMs: ctx.limits.budgetMs,
           timeLeftMs: ctx.limits.candidateTimeMs,
           dead: null,
+          idleLosses: 0,
           payload: {
             // One sandbox per row and run: identical samples never share state, and no run
             // inherits what a candidate left behind in an earlier one.
@@ -300,6 +310,17 @@ export class JsSandboxPool {
       return;
     }
     const { rs } = job;
+    const betweenCalls = phase === PHASE.idle && (kind === 'crash' || kind === 'timeout' || kind === 'wall');
+    if (betweenCalls && !rs.run.aborted && rs.idleLosses < IDLE_LOSSES_FORGIVEN) {
+      // The worker died or stalled between calls: no call of this job was running, so none is
+      // blamed. Its unrecorded range runs again on a fresh worker, like the jobs queued behind it.
+      rs.idleLosses++;
+      this.#queue.enqueue(rs, job.next, job.to, job.isolated, true);
+      job.next = job.to;
+      finishJob(job);
+      this.#pump();
+      return;
+    }
     rs.stats.restarts++;
     if (rs.run.aborted) {
       job.next = job.to;

@@ -19,6 +19,8 @@ export interface RowState {
   timeLeftMs: number;
   /** Set when the candidate cannot even load (it hangs or crashes at top level). */
   dead: Outcome | null;
+  /** How often a worker was lost while it ran none of this candidate's calls (see the pool). */
+  idleLosses: number;
 }
 
 export interface RunState {

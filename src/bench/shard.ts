@@ -8,7 +8,7 @@ import {
   parseReport,
   type ShardInfo,
 } from '../report/index.ts';
-import type { PairResult } from './checkpoint.ts';
+import type { CandidateFigures, PairResult } from './checkpoint.ts';
 import type { DatasetCandidates, DatasetTask } from './dataset.ts';
 import { type ModelFigures, modelFigures, rankingAgreement } from './figures.ts';
 
@@ -92,6 +92,8 @@ export interface BenchPairEntry {
   readonly n: number;
   readonly incoherence: number | null;
   readonly error: number | null;
+  /** Per-candidate figures the ranking's bootstrap resamples (absent in reports that predate them). */
+  readonly candidates?: CandidateFigures;
 }
 
 /** What makes two bench reports parts of one run. @public */
@@ -172,6 +174,7 @@ const entryOf = (p: PairResult): BenchPairEntry => ({
   n: p.n,
   incoherence: p.incoherence,
   error: p.error,
+  ...(p.candidates ? { candidates: p.candidates } : {}),
 });
 
 /**

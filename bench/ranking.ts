@@ -16,7 +16,6 @@
 import { stats } from '../src/index.ts';
 
 const CONFIDENCE = 0.95;
-const ALPHA = 1 - CONFIDENCE;
 const RESAMPLES = 200;
 const REPS = Number(process.env.RANKING_REPS ?? 300);
 /** Beta concentration of the per-task wrong probability: tasks vary a lot in difficulty. */
@@ -137,10 +136,11 @@ const runRegime = (regime: Regime, regimeIndex: number): RegimeFigures => {
     incoherence: truths.map((t) => t.incoherence),
     error: truths.map((t) => t.error),
   };
-  const hits = { incoherence: [0, 0], error: [0, 0] };
-  const rankHits = { incoherence: [0, 0], error: [0, 0] };
+  const tally = () => ({ incoherence: { hit: 0, of: 0 }, error: { hit: 0, of: 0 } });
+  const hits = tally();
+  const rankHits = tally();
   const falseRuns = { incoherence: 0, error: 0 };
-  const power = { incoherence: [0, 0], error: [0, 0] };
+  const power = tally();
   for (let rep = 0; rep < REPS; rep++) {
     const random = generator(1_000_003 * (regimeIndex + 1) + rep);
     const observations: stats.RankingObservation[] = [];
@@ -161,25 +161,25 @@ const runRegime = (regime: Regime, regimeIndex: number): RegimeFigures => {
       const truthOf = (model: string) => theta[metric][models.indexOf(model)] as number;
       for (const r of ranking.models) {
         const j = models.indexOf(r.model);
-        hits[metric][1]++;
-        if (r.low <= truthOf(r.model) && truthOf(r.model) <= r.high) hits[metric][0]++;
-        rankHits[metric][1]++;
+        hits[metric].of++;
+        if (r.low <= truthOf(r.model) && truthOf(r.model) <= r.high) hits[metric].hit++;
+        rankHits[metric].of++;
         const rank = trueRank(theta[metric], j);
-        if (r.rankLow <= rank && rank <= r.rankHigh) rankHits[metric][0]++;
+        if (r.rankLow <= rank && rank <= r.rankHigh) rankHits[metric].hit++;
       }
       let wrong = false;
       for (const p of ranking.pairs) {
         const truly = truthOf(p.better) < truthOf(p.worse) - 1e-12;
         if (truly) {
-          power[metric][1]++;
-          if (p.separated) power[metric][0]++;
+          power[metric].of++;
+          if (p.separated) power[metric].hit++;
         }
         if (p.separated && !truly) wrong = true;
       }
       if (wrong) falseRuns[metric]++;
     }
   }
-  const share = ([a, b]: number[]) => (b === 0 ? Number.NaN : (a as number) / (b as number));
+  const share = (c: { hit: number; of: number }) => (c.of === 0 ? Number.NaN : c.hit / c.of);
   return {
     regime: regime.name,
     modelCoverage: { incoherence: share(hits.incoherence), error: share(hits.error) },

@@ -33,12 +33,14 @@ export { progressLine, progressReporter } from './progress.ts';
 export { literalCallArgs } from './python-literal.ts';
 export { type BenchHooks, type BenchProgress, type BenchResult, runBench } from './runner.ts';
 export {
+  BENCH_RANKING_CONFIDENCE,
   type BenchIdentity,
   type BenchMerge,
   type BenchPairEntry,
   type BenchSection,
   type BenchShard,
   benchFigures,
+  benchRanking,
   mergeBenchReports,
   parseShard,
   shardPairs,

@@ -41,6 +41,7 @@ export {
   type BenchShard,
   benchFigures,
   benchRanking,
+  benchReportRanking,
   mergeBenchReports,
   parseShard,
   shardPairs,

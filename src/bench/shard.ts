@@ -296,6 +296,21 @@ const isCandidateFigures = (v: unknown, m: unknown): boolean => {
   return list(v.disagreement) && (v.error === null || list(v.error));
 };
 
+/**
+ * The ranking of a bench report at `confidence`, from its pairs (checked as `report merge`
+ * checks them) and its run's seed; null when the report is no bench report or ranks fewer than
+ * two models.
+ * @public
+ */
+export const benchReportRanking = (
+  report: CrosscheckReport,
+  confidence: number,
+  source = 'report',
+): RankingAnalysis | null => {
+  const section = readBenchSection(parseReport(report, source), source);
+  return section === null ? null : benchRanking(section.pairs, seedOf(section.identity), confidence);
+};
+
 /** The bench section of a parsed report, checked; null when the report has none. @internal */
 export const readBenchSection = (report: CrosscheckReport, source: string): BenchSection | null => {
   const raw = report.bench;

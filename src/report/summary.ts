@@ -307,6 +307,7 @@ const SIGNALS = {
     disagreement: r.data.verdict === 'inconclusive' ? null : r.data.verdict === 'incoherent',
   }),
   ranking: () => ({ incoherence: null, error: null, errorLowerBound: null, pac: null, disagreement: null }),
+  order: () => ({ incoherence: null, error: null, errorLowerBound: null, pac: null, disagreement: null }),
   triangulation: () => ({
     incoherence: null,
     error: null,
@@ -510,7 +511,7 @@ const modelRanking = (points: readonly TaskPoint[]): ModelRanking => {
         meanError: mean(referenced.map((p) => p.error as number)),
       };
     });
-  const uncertainty = rankingUncertainty(points);
+  const uncertainty = rankTaskPoints(points);
   const placeOf = (metric: 'incoherence' | 'error', model: string): RankedModel | null =>
     uncertainty?.rankings[metric]?.models.find((r) => r.model === model) ?? null;
   const coherenceRanks = ranksDescending(base.map((m) => m.coherentShare));
@@ -539,10 +540,12 @@ const modelRanking = (points: readonly TaskPoint[]): ModelRanking => {
 
 /**
  * The ranking's uncertainty from task points: one observation per (model, task) with an
- * incoherence figure, its error where every point of the ranking has one. Points carry no
- * per-input count, so the seed-stability redraws use 1000 inputs (the default n of the checks).
+ * incoherence figure, and its error where it has one. Points carry no per-input count, so the
+ * seed-stability redraws use 1000 inputs (the default n of the checks). Seed 0; null with fewer
+ * than two models.
+ * @public
  */
-const rankingUncertainty = (points: readonly TaskPoint[]): RankingAnalysis | null => {
+export const rankTaskPoints = (points: readonly TaskPoint[], confidence = 0.95): RankingAnalysis | null => {
   const usable = points.filter(
     (p): p is TaskPoint & { model: string; incoherence: number } =>
       p.model !== null && p.incoherence !== null && p.incoherence >= 0 && p.incoherence <= 1,
@@ -566,7 +569,7 @@ const rankingUncertainty = (points: readonly TaskPoint[]): RankingAnalysis | nul
       disagreement: [avg(e.inc)],
       error: e.err.length === 0 ? null : [avg(e.err)],
     })),
-    { seed: 0 },
+    { seed: 0, confidence },
   );
 };
 
@@ -574,7 +577,7 @@ const rankingUncertainty = (points: readonly TaskPoint[]): RankingAnalysis | nul
 const isolationCounts = (rows: readonly CheckRow[]): SuiteFigures['isolation'] => {
   const counts: Partial<Record<IsolationUsed | 'unknown', number>> = {};
   for (const r of rows) {
-    if (r.kind === 'ranking') continue;
+    if (r.kind === 'ranking' || r.kind === 'order') continue;
     const key = r.isolation ?? 'unknown';
     counts[key] = (counts[key] ?? 0) + 1;
   }

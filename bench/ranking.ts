@@ -101,17 +101,17 @@ const simulateCell = (mu: number, m: number, n: number, random: () => number) =>
     }
     error.push(errs / n);
   }
-  const disagreement: number[] = [];
-  for (let i = 0; i < m; i++) {
-    let sum = 0;
-    for (let x = 0; x < n; x++) {
-      const v = values[i * n + x];
-      let differ = 0;
-      for (let k = 0; k < m; k++) if (k !== i && values[k * n + x] !== v) differ++;
-      sum += differ / (m - 1);
-    }
-    disagreement.push(sum / n);
+  // Candidates that answer alike agree: per input, count each value once, then each candidate
+  // disagrees with the m − count(its value) others (O(m·n), not O(m²·n)).
+  const sums = new Float64Array(m);
+  const counts = new Int32Array(WRONG_VALUES + 1);
+  for (let x = 0; x < n; x++) {
+    counts.fill(0);
+    for (let i = 0; i < m; i++) (counts[values[i * n + x] as number] as number)++;
+    for (let i = 0; i < m; i++)
+      sums[i] = (sums[i] as number) + (m - (counts[values[i * n + x] as number] as number)) / (m - 1);
   }
+  const disagreement = Array.from(sums, (s) => s / n);
   return { error, disagreement };
 };
 

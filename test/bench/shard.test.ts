@@ -167,6 +167,10 @@ describe.runIf(haveData)('crosscheck report merge of bench shards', () => {
     const figures = (merged.bench as { figures: { models: unknown; rankingAgreement: unknown } }).figures;
     expect(figures.models).toEqual(JSON.parse(JSON.stringify(whole.models)));
     expect(figures.rankingAgreement).toEqual(whole.rankingAgreement);
+    // The ranking's intervals too: the bootstrap reads the joined per-candidate figures, seeded.
+    const ranking = (merged.bench as { ranking: unknown }).ranking;
+    expect(whole.ranking).not.toBeNull();
+    expect(ranking).toEqual(JSON.parse(JSON.stringify(whole.ranking)));
     expect(merged.records).toHaveLength(whole.report.records.length);
     expect((merged.bench as { pairs: unknown[] }).pairs).toHaveLength(8);
     expect(merged.run).toEqual({ framework: 'crosscheck bench', shard: null });

@@ -30,7 +30,9 @@ describe('toRankModels in Jest', () => {
     });
     // Assert
     const report = JSON.parse(readFileSync(resultFile, 'utf8')) as {
-      testResults: Array<{ assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
+      testResults: Array<{
+        assertionResults: Array<{ title: string; status: string; failureMessages: string[] }>;
+      }>;
     };
     const tests = report.testResults.flatMap((f) => f.assertionResults);
     expect(result.exitCode, result.all).toBe(1);

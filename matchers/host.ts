@@ -40,6 +40,7 @@ export const withRecords = (sink: RecordSink): Record<keyof typeof matchers, Hos
     toHaveIncoherenceBelow: wrap(matchers.toHaveIncoherenceBelow),
     toAgreeWithReference: wrap(matchers.toAgreeWithReference),
     toRankLike: wrap(matchers.toRankLike),
+    toRankModels: wrap(matchers.toRankModels),
     toBeTriangulatedBy: wrap(matchers.toBeTriangulatedBy),
     toHavePlausibilityWitness: wrap(matchers.toHavePlausibilityWitness),
     toPassGroundedReview: wrap(matchers.toPassGroundedReview),

@@ -11,6 +11,7 @@ import { toHaveIncoherenceBelow } from './to-have-incoherence-below.ts';
 import { toHavePlausibilityWitness } from './to-have-plausibility-witness.ts';
 import { toPassGroundedReview } from './to-pass-grounded-review.ts';
 import { toRankLike } from './to-rank-like.ts';
+import { toRankModels } from './to-rank-models.ts';
 
 export type { CrosscheckMatcherResult, MatcherContext } from './context.ts';
 export type {
@@ -21,6 +22,7 @@ export type {
   IncoherenceBelowOptions,
   PlausibilityWitnessOptions,
   RankLikeOptions,
+  RankModelsOptions,
   Scores,
   TriangulatedByOptions,
 } from './types.ts';
@@ -32,6 +34,7 @@ export {
   toHavePlausibilityWitness,
   toPassGroundedReview,
   toRankLike,
+  toRankModels,
 };
 
 /** Every matcher, by name. @public */
@@ -40,6 +43,7 @@ export const matchers = {
   toHaveIncoherenceBelow,
   toAgreeWithReference,
   toRankLike,
+  toRankModels,
   toBeTriangulatedBy,
   toHavePlausibilityWitness,
   toPassGroundedReview,

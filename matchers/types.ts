@@ -68,6 +68,14 @@ export interface RankLikeOptions {
   minSpearman: number;
 }
 
+/** Options of `toRankModels`. @public */
+export interface RankModelsOptions {
+  /** 1 − α: each stated pair must be separated by simultaneous intervals at this confidence. @defaultValue 0.95 */
+  confidence?: number;
+  /** The figure ranked on; lower is better. @defaultValue 'incoherence' */
+  metric?: 'incoherence' | 'error';
+}
+
 /** Scores of items to rank: by position, or by name (both sides need the same names). @public */
 export type Scores = readonly number[] | Readonly<Record<string, number>>;
 
@@ -143,6 +151,19 @@ export interface CrosscheckMatchers<R = unknown> {
    * ```
    */
   toRankLike(expected: Scores, options: RankLikeOptions): R;
+  /**
+   * The report supports the stated order of models (best first) at the confidence: for every
+   * stated pair "a above b", the simultaneous interval of their difference (two-stage bootstrap
+   * over tasks and candidates, max-t over all pairs) lies on a's side of 0. The received value is
+   * a crosscheck report (bench or test reporter), a bench result or a `rankModels` analysis.
+   * Fails listing each unsupported pair and why (not separated, or reversed).
+   *
+   * @example
+   * ```ts
+   * expect(report).toRankModels(['gpt-4o', 'llama-3-70b', 'llama-3-8b'], { confidence: 0.95 });
+   * ```
+   */
+  toRankModels(order: readonly string[], options?: RankModelsOptions): R;
   /**
    * Semantic triangulation: some forward candidate has a plausibility witness (a program for the
    * transformed problem satisfying the hyperproperty with it), and RANSAC selects one. Fails on

@@ -157,8 +157,20 @@ export {
   type ThresholdCalibration,
   type ZeroShotReview,
 } from './review/index.ts';
-export type { Interval } from './stats/index.ts';
+export type {
+  EstimateInterval,
+  Interval,
+  MetricRanking,
+  ModelIntervals,
+  PairSeparation,
+  RankedModel,
+  RankingAnalysis,
+  RankingObservation,
+  RankingOptions,
+  RankMetric,
+} from './stats/index.ts';
 export * as stats from './stats/index.ts';
+export { rankModels } from './stats/index.ts';
 export { defineTask, isTask, type Task, type TaskSpec } from './task/index.ts';
 export * as triangulation from './triangulate/index.ts';
 export {

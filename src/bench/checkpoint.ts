@@ -22,6 +22,12 @@ export interface PairResult {
   /** Î and Ê on the same inputs; null when failed. */
   readonly incoherence: number | null;
   readonly error: number | null;
+  /**
+   * Per candidate (in sampling order): its error share against the reference and its mean
+   * disagreement with the other candidates, null where it had no counted cell. What the ranking's
+   * bootstrap resamples within a task; absent in checkpoints written before it existed.
+   */
+  readonly candidates?: CandidateFigures;
   /** Candidate calls made for this pair (the reference's calls are counted per task). */
   readonly calls: number;
   readonly durationMs: number;
@@ -32,6 +38,12 @@ export interface PairResult {
    * candidates): a resumed pair whose data changed since is measured again, never reused.
    */
   readonly data?: string;
+}
+
+/** Per-candidate figures of one pair (see {@link PairResult.candidates}). @public */
+export interface CandidateFigures {
+  readonly error: readonly (number | null)[];
+  readonly disagreement: readonly (number | null)[];
 }
 
 type Fingerprint = Record<string, string | number | null>;

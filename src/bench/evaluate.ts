@@ -25,7 +25,7 @@ import { RECORD_SCHEMA, RECORD_VERSION, unknownRecord } from '../report/index.ts
 import type { Interval } from '../stats/index.ts';
 import { defineTask } from '../task/index.ts';
 import { comparator } from '../values/index.ts';
-import type { PairResult } from './checkpoint.ts';
+import type { CandidateFigures, PairResult } from './checkpoint.ts';
 import type { DatasetTask } from './dataset.ts';
 import type { ResolvedBenchOptions } from './options.ts';
 import { benchPhases, cpuNowMs } from './phases.ts';
@@ -83,6 +83,43 @@ export interface TaskOutcome {
   /** Every call made, reference included. */
   readonly calls: number;
 }
+
+/**
+ * Each candidate's error share (wrong over compared draws) and its mean disagreement with the
+ * other candidates over the inputs where both have a group, weighted by draws: the per-candidate
+ * data the ranking's bootstrap resamples, kept per pair so that shards merge exactly.
+ */
+const candidateFigures = (analysis: Accumulator): CandidateFigures => {
+  const groups = analysis.groups;
+  const m = groups.length;
+  const inputs = analysis.weights.length;
+  const sum = new Float64Array(m);
+  const total = new Float64Array(m);
+  for (let j = 0; j < inputs; j++) {
+    const w = analysis.weights[j] as number;
+    if (w === 0) continue;
+    for (let i = 0; i < m; i++) {
+      const g = (groups[i] as number[])[j] as number;
+      if (g < 0) continue;
+      let others = 0;
+      let differ = 0;
+      for (let k = 0; k < m; k++) {
+        if (k === i) continue;
+        const h = (groups[k] as number[])[j] as number;
+        if (h < 0) continue;
+        others++;
+        if (h !== g) differ++;
+      }
+      if (others === 0) continue;
+      sum[i] = (sum[i] as number) + (w * differ) / others;
+      total[i] = (total[i] as number) + w;
+    }
+  }
+  return {
+    error: analysis.perCandidate.map((s) => (s.known === 0 ? null : s.wrong / s.known)),
+    disagreement: Array.from(sum, (s, i) => ((total[i] as number) === 0 ? null : s / (total[i] as number))),
+  };
+};
 
 const failed = (model: string, task: string, reason: string, m = 0, n = 0): PairResult => ({
   model,
@@ -389,6 +426,7 @@ export const evaluateTask = async (
       n: prepared.draws,
       incoherence: inc.mean,
       error: err.mean,
+      candidates: candidateFigures(analysis),
       calls: m * n,
       durationMs,
       record,

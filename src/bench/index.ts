@@ -35,12 +35,15 @@ export { progressLine, progressReporter } from './progress.ts';
 export { literalCallArgs } from './python-literal.ts';
 export { type BenchHooks, type BenchProgress, type BenchResult, runBench } from './runner.ts';
 export {
+  BENCH_RANKING_CONFIDENCE,
   type BenchIdentity,
   type BenchMerge,
   type BenchPairEntry,
   type BenchSection,
   type BenchShard,
   benchFigures,
+  benchRanking,
+  benchReportRanking,
   mergeBenchReports,
   parseShard,
   shardPairs,

@@ -5,6 +5,7 @@ import {
   createReport,
   type JsonValue,
 } from '../report/index.ts';
+import type { RankingAnalysis } from '../stats/index.ts';
 import { Checkpoint, type PairResult } from './checkpoint.ts';
 import { type DatasetTask, listModels, loadCandidates, loadTasks } from './dataset.ts';
 import { evaluateTask } from './evaluate.ts';
@@ -51,6 +52,8 @@ export interface BenchResult {
   readonly options: ResolvedBenchOptions;
   readonly models: readonly ModelFigures[];
   readonly rankingAgreement: number | null;
+  /** The models ranked with their uncertainty (see {@link BenchSection.ranking}). */
+  readonly ranking: RankingAnalysis | null;
   /** Null when the dataset has no `paper_logs/`. */
   readonly paper: PaperComparison | null;
   /** Every pair of the selection, from this run or the checkpoint. */
@@ -283,10 +286,12 @@ const runLocked = async (
     tasks.map((t) => t.taskId),
   );
   const wallSeconds = (performance.now() - started) / 1000;
+  const section = benchSection(identity, o.shard, pairs);
   return {
     options: o,
     models: figures,
     rankingAgreement,
+    ranking: section.ranking,
     paper: comparePaper(
       o.data,
       figures,
@@ -300,7 +305,7 @@ const runLocked = async (
         framework: 'crosscheck bench',
         shard: o.shard ? { count: o.shard.count, indexes: [o.shard.index] } : null,
       },
-      benchSection(identity, o.shard, pairs) as unknown as { [key: string]: JsonValue },
+      section as unknown as { [key: string]: JsonValue },
     ),
     wallSeconds,
     callsPerSec: calls === 0 ? null : calls / wallSeconds,

@@ -8,7 +8,8 @@ import {
   parseReport,
   type ShardInfo,
 } from '../report/index.ts';
-import type { PairResult } from './checkpoint.ts';
+import { type RankingAnalysis, rankModels } from '../stats/index.ts';
+import type { CandidateFigures, PairResult } from './checkpoint.ts';
 import type { DatasetCandidates, DatasetTask } from './dataset.ts';
 import { type ModelFigures, modelFigures, rankingAgreement } from './figures.ts';
 
@@ -92,6 +93,8 @@ export interface BenchPairEntry {
   readonly n: number;
   readonly incoherence: number | null;
   readonly error: number | null;
+  /** Per-candidate figures the ranking's bootstrap resamples (absent in reports that predate them). */
+  readonly candidates?: CandidateFigures;
 }
 
 /** What makes two bench reports parts of one run. @public */
@@ -125,6 +128,12 @@ export interface BenchSection {
   readonly pairs: readonly BenchPairEntry[];
   /** Per-model figures from `pairs` (table 4 of the incoherence paper). */
   readonly figures: { readonly models: readonly ModelFigures[]; readonly rankingAgreement: number | null };
+  /**
+   * The models ranked with their uncertainty, from the pairs' per-candidate figures (seeded by the
+   * run's seed, so merged shards give the unsharded run's intervals); null with fewer than two
+   * models or pairs without per-candidate figures.
+   */
+  readonly ranking: RankingAnalysis | null;
   /** Whether every pair of the report's shards (of the run, when unsharded) is here. */
   readonly complete: boolean;
 }
@@ -172,6 +181,7 @@ const entryOf = (p: PairResult): BenchPairEntry => ({
   n: p.n,
   incoherence: p.incoherence,
   error: p.error,
+  ...(p.candidates ? { candidates: p.candidates } : {}),
 });
 
 /**
@@ -212,6 +222,41 @@ const inRunOrder = <P extends { model: string; task: string }>(
   );
 };
 
+/**
+ * The ranking of a run from its pairs: every finished pair with per-candidate figures is one
+ * observation. Seeded by the run's seed; null with fewer than two models.
+ * @public
+ */
+export const benchRanking = (
+  pairs: readonly Pick<BenchPairEntry, 'model' | 'task' | 'status' | 'n' | 'candidates'>[],
+  seed: number,
+  confidence = BENCH_RANKING_CONFIDENCE,
+): RankingAnalysis | null => {
+  const observations = pairs.flatMap((p) =>
+    p.status === 'ok' && p.candidates && p.n >= 1
+      ? [
+          {
+            model: p.model,
+            task: p.task,
+            n: p.n,
+            disagreement: p.candidates.disagreement,
+            error: p.candidates.error,
+          },
+        ]
+      : [],
+  );
+  if (new Set(observations.map((o) => o.model)).size < 2) return null;
+  return rankModels(observations, { seed, confidence });
+};
+
+/** The confidence of the bench's intervals, rank intervals and separations. @public */
+export const BENCH_RANKING_CONFIDENCE = 0.95;
+
+const seedOf = (identity: BenchIdentity): number => {
+  const seed = identity.options.seed;
+  return typeof seed === 'number' && Number.isSafeInteger(seed) ? seed : 0;
+};
+
 /** The bench section of a run (or shard) from its pairs. @internal */
 export const benchSection = (
   identity: BenchIdentity,
@@ -228,6 +273,7 @@ export const benchSection = (
       identity.models.filter((m) => entries.some((p) => p.model === m)),
       entries,
     ),
+    ranking: benchRanking(entries, seedOf(identity)),
     complete: entries.length === expected,
   };
 };
@@ -244,6 +290,26 @@ const isName = (v: unknown): v is string => typeof v === 'string' && v !== '' &&
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isShare = (v: unknown): v is number | null => v === null || (typeof v === 'number' && v >= 0 && v <= 1);
 const MAX_PAIRS = 10_000_000;
+const isCandidateFigures = (v: unknown, m: unknown): boolean => {
+  if (!isObject(v) || typeof m !== 'number') return false;
+  const list = (x: unknown) => Array.isArray(x) && x.length === m && x.every(isShare);
+  return list(v.disagreement) && (v.error === null || list(v.error));
+};
+
+/**
+ * The ranking of a bench report at `confidence`, from its pairs (checked as `report merge`
+ * checks them) and its run's seed; null when the report is no bench report or ranks fewer than
+ * two models.
+ * @public
+ */
+export const benchReportRanking = (
+  report: CrosscheckReport,
+  confidence: number,
+  source = 'report',
+): RankingAnalysis | null => {
+  const section = readBenchSection(parseReport(report, source), source);
+  return section === null ? null : benchRanking(section.pairs, seedOf(section.identity), confidence);
+};
 
 /** The bench section of a parsed report, checked; null when the report has none. @internal */
 export const readBenchSection = (report: CrosscheckReport, source: string): BenchSection | null => {
@@ -285,8 +351,12 @@ export const readBenchSection = (report: CrosscheckReport, source: string): Benc
       isCount(p.n) &&
       isShare(p.incoherence) &&
       isShare(p.error) &&
+      (p.candidates === undefined || isCandidateFigures(p.candidates, p.m)) &&
       (p.status === 'failed' || (p.incoherence !== null && p.error !== null));
-    if (!ok) throw fail(`pairs[${i}] must be { model, task, status, reason, m, n, incoherence, error }`);
+    if (!ok)
+      throw fail(
+        `pairs[${i}] must be { model, task, status, reason, m, n, incoherence, error, candidates? } (candidates: { error, disagreement }, m shares each)`,
+      );
     return p as unknown as BenchPairEntry;
   });
   const id = identity as unknown as BenchIdentity;

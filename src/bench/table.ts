@@ -1,3 +1,4 @@
+import { rankingLines } from '../report/index.ts';
 import { type ModelFigures, meanOver } from './figures.ts';
 import type { BenchResult } from './runner.ts';
 
@@ -98,7 +99,8 @@ export const renderBenchTable = (result: BenchResult): string => {
       (result.callsPerSec === null ? '' : `, ${Math.round(result.callsPerSec)} calls/s`) +
       (result.complete ? '' : ' — INTERRUPTED: figures cover the finished pairs; rerun to resume'),
   ];
-  return `${[...text, '', ...tail].join('\n')}\n`;
+  const ranking = result.ranking ? ['', ...rankingLines(result.ranking)] : [];
+  return `${[...text, '', ...tail, ...ranking].join('\n')}\n`;
 };
 
 /** The one JSON line a run ends with on stdout (issue 7's format; `null` where a figure does not apply). @public */
@@ -116,6 +118,7 @@ export const summaryLine = (result: BenchResult): string =>
       falsePositives: m.falsePositives,
     })),
     rankingAgreement: result.rankingAgreement,
+    ranking: result.ranking,
     wallSeconds: Number(result.wallSeconds.toFixed(3)),
     callsPerSec: result.callsPerSec === null ? null : Math.round(result.callsPerSec),
   });

@@ -43,6 +43,8 @@ export {
   type EstimateRecord,
   errorRecord,
   type JsonValue,
+  type OrderData,
+  orderRecord,
   type PropertyCandidateRecord,
   type PropertyData,
   type PropertyOutcome,
@@ -69,6 +71,16 @@ export {
 export { renderHtml } from './render-html.ts';
 export { REPORT_FILE, renderJson, writeReportJson } from './render-json.ts';
 export { renderMarkdown } from './render-markdown.ts';
+export {
+  forestPlot,
+  intervalText,
+  isRankingAnalysis,
+  rankingHtml,
+  rankingLines,
+  rankingMarkdown,
+  reportRanking,
+  SEED_STABILITY_NOTE,
+} from './render-ranking.ts';
 export { renderTerminal, renderWritten, type TerminalOptions } from './render-terminal.ts';
 export {
   type CrosscheckReport,
@@ -90,6 +102,7 @@ export {
   type PacVerdict,
   type ReferenceFigures,
   type ReviewSummary,
+  rankTaskPoints,
   type SuiteFigures,
   type Summary,
   sortRecords,

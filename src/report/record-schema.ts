@@ -109,6 +109,13 @@ const DATA: Readonly<Record<string, Check>> = {
     received: arrayOf(num),
     expected: arrayOf(num),
   }),
+  order: obj({
+    metric: oneOf('incoherence', 'error'),
+    confidence: num,
+    stated: arrayOf(str),
+    unsupported: arrayOf(obj({ above: str, below: str, reason: str })),
+    ranks: arrayOf(obj({ model: str, rank: count, rankLow: count, rankHigh: count })),
+  }),
   property: obj({
     property: str,
     biased: oneOf(true),

@@ -118,6 +118,28 @@ export interface RankingData {
   readonly expected: readonly number[];
 }
 
+/** Payload of an `order` record (`toRankModels`): a stated order checked against a ranking. @public */
+export interface OrderData {
+  /** The figure ranked on (lower is better). */
+  readonly metric: 'incoherence' | 'error';
+  readonly confidence: number;
+  /** The stated order, best first. */
+  readonly stated: readonly string[];
+  /** Each stated "above over below" the ranking does not separate at the confidence, and why. */
+  readonly unsupported: readonly {
+    readonly above: string;
+    readonly below: string;
+    readonly reason: string;
+  }[];
+  /** The stated models' ranks with their intervals. */
+  readonly ranks: readonly {
+    readonly model: string;
+    readonly rank: number;
+    readonly rankLow: number;
+    readonly rankHigh: number;
+  }[];
+}
+
 /** How a fast-check property run ended. @public */
 export type PropertyOutcome = 'held' | 'falsified' | 'too-many-skips' | 'interrupted';
 
@@ -233,6 +255,7 @@ export interface RecordData {
   error: ErrorData;
   detection: DetectionData;
   ranking: RankingData;
+  order: OrderData;
   property: PropertyData;
   triangulation: { readonly [key: string]: JsonValue };
   review: ReviewData;
@@ -249,6 +272,7 @@ export const RECORD_KINDS = {
   triangulation: 'semantic triangulation',
   review: 'grounded review',
   ranking: 'ranking agreement',
+  order: 'model order at a confidence',
   property: 'fast-check property run',
 } as const satisfies Record<RecordKind, string>;
 
@@ -483,6 +507,21 @@ export const detectionRecord = (
       unknownCells: d.unknownCells,
       certificate: d.certificate,
       reason: d.reason,
+    },
+  );
+
+/** Record of a stated model order checked against a ranking's separations. @public */
+export const orderRecord = (d: OrderData, ctx: RecordContext): RecordBase<'order'> =>
+  base(
+    'order',
+    ctx,
+    { m: d.stated.length },
+    {
+      metric: d.metric,
+      confidence: d.confidence,
+      stated: [...d.stated],
+      unsupported: d.unsupported.map((u) => ({ ...u })),
+      ranks: d.ranks.map((r) => ({ ...r })),
     },
   );
 

@@ -18,6 +18,7 @@ import {
 import { checksSection, TABLE_STYLE } from './html-table.ts';
 import { llmSummaryLines, usd } from './llm.ts';
 import { missingShards } from './merge.ts';
+import { rankingHtml, reportRanking } from './render-ranking.ts';
 import type { CrosscheckReport } from './report.ts';
 import type { Summary } from './summary.ts';
 import { escapeXml as e, type PlotPoint, scatterPlot, shareBars } from './svg.ts';
@@ -240,6 +241,11 @@ const propertySection = (summary: Summary): string => {
   )}</div>${rows.length > shown.length ? `<p>${e(`… and ${rows.length - shown.length} more in the JSON report`)}</p>` : ''}`;
 };
 
+const rankingSection = (report: CrosscheckReport): string => {
+  const ranking = reportRanking(report);
+  return ranking ? rankingHtml(ranking) : '';
+};
+
 /**
  * The report as one self-contained HTML page (inline CSS, SVG and script; nothing fetched):
  * suite figures, the per-model table, error vs incoherence per task with the I = 2E line, the
@@ -263,6 +269,7 @@ export const renderHtml = (raw: CrosscheckReport): string => {
             ? [
                 suiteCards(summary),
                 modelsTable(summary),
+                rankingSection(report),
                 summary.reviews
                   ? `<h2>Grounded review</h2>\n<p>${e(reviewSuiteText(summary.reviews))}</p>`
                   : '',

@@ -25,6 +25,7 @@ import {
 } from './format.ts';
 import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
+import { rankingMarkdown, reportRanking } from './render-ranking.ts';
 import type { CrosscheckReport } from './report.ts';
 import type { Summary } from './summary.ts';
 
@@ -270,6 +271,8 @@ export const renderMarkdown = (raw: CrosscheckReport): string => {
   lines.push(...properties(summary), ...witnesses(summary));
   const m = models(summary);
   if (m.length) lines.push('', ...m);
+  const ranking = reportRanking(report);
+  if (ranking) lines.push('', ...rankingMarkdown(ranking));
   if (summary.reviews) lines.push('', '### Grounded review', '', reviewSuiteText(summary.reviews));
   if (summary.llm) lines.push('', '### LLM', '', ...llmSummaryLines(summary.llm).map((l) => `- ${cell(l)}`));
   return `${lines.join('\n')}\n`;

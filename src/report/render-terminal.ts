@@ -27,6 +27,7 @@ import {
 } from './format.ts';
 import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
+import { rankingLines, reportRanking } from './render-ranking.ts';
 import type { CrosscheckReport, RunInfo } from './report.ts';
 import type { CheckRow, Summary, TriangulationFigures } from './summary.ts';
 import { type Column, renderTable } from './table.ts';
@@ -353,6 +354,13 @@ export const renderTerminal = (raw: CrosscheckReport, options: TerminalOptions =
   if (properties.length) lines.push('', ...properties);
   const models = modelLines(summary, width, c);
   if (models.length) lines.push('', ...models);
+  const ranking = reportRanking(report);
+  if (ranking)
+    lines.push(
+      '',
+      `  ${c.bold('Ranking with uncertainty')}`,
+      ...rankingLines(ranking).map((l) => (l ? `  ${l}` : l)),
+    );
   if (summary.reviews) lines.push('', `  ${c.bold('Grounded review')}  ${reviewSuiteText(summary.reviews)}`);
   if (summary.llm) {
     const [first, ...rest] = llmSummaryLines(summary.llm);

@@ -6,6 +6,9 @@ import {
   abstentionMetrics,
   averageRanks,
   countDecisions,
+  type RankedModel,
+  type RankingAnalysis,
+  rankModels,
   spearman,
 } from '../stats/index.ts';
 import { type LlmRecord, type LlmSummary, llmSummary } from './llm.ts';
@@ -194,6 +197,12 @@ export interface ModelRow {
   readonly correctnessRank: number | null;
   readonly meanIncoherence: number | null;
   readonly meanError: number | null;
+  /**
+   * The model's place in the rankings by mean incoherence and mean error with their uncertainty:
+   * estimate and interval, rank and rank interval, group (see {@link ModelRanking.uncertainty});
+   * null where the model is not ranked by that figure. Absent in older summaries.
+   */
+  readonly intervals?: { readonly incoherence: RankedModel | null; readonly error: RankedModel | null };
 }
 
 /** Models ranked by share of coherent tasks and, with references, of correct tasks. @public */
@@ -201,6 +210,12 @@ export interface ModelRanking {
   readonly models: readonly ModelRow[];
   /** Spearman's ρ between the two shares over models that have both; null if undefined. */
   readonly spearman: number | null;
+  /**
+   * The rankings with their uncertainty (`rankModels` over the task points, seed 0): each task's
+   * figure is one observation, so the bootstrap resamples tasks (each task's figure already
+   * carries its candidates' variation). Null with fewer than two models. Absent in older summaries.
+   */
+  readonly uncertainty?: RankingAnalysis | null;
 }
 
 /** The suite summary every renderer draws. @public */
@@ -292,6 +307,7 @@ const SIGNALS = {
     disagreement: r.data.verdict === 'inconclusive' ? null : r.data.verdict === 'incoherent',
   }),
   ranking: () => ({ incoherence: null, error: null, errorLowerBound: null, pac: null, disagreement: null }),
+  order: () => ({ incoherence: null, error: null, errorLowerBound: null, pac: null, disagreement: null }),
   triangulation: () => ({
     incoherence: null,
     error: null,
@@ -495,6 +511,9 @@ const modelRanking = (points: readonly TaskPoint[]): ModelRanking => {
         meanError: mean(referenced.map((p) => p.error as number)),
       };
     });
+  const uncertainty = rankTaskPoints(points);
+  const placeOf = (metric: 'incoherence' | 'error', model: string): RankedModel | null =>
+    uncertainty?.rankings[metric]?.models.find((r) => r.model === model) ?? null;
   const coherenceRanks = ranksDescending(base.map((m) => m.coherentShare));
   const correctnessRanks = ranksDescending(base.map((m) => m.correctShare));
   const models = base.map(
@@ -502,6 +521,7 @@ const modelRanking = (points: readonly TaskPoint[]): ModelRanking => {
       ...m,
       coherenceRank: coherenceRanks[i] ?? null,
       correctnessRank: correctnessRanks[i] ?? null,
+      intervals: { incoherence: placeOf('incoherence', m.model), error: placeOf('error', m.model) },
     }),
   );
   const both = models.filter(
@@ -514,14 +534,50 @@ const modelRanking = (points: readonly TaskPoint[]): ModelRanking => {
       both.map((m) => m.coherentShare),
       both.map((m) => m.correctShare),
     ),
+    uncertainty,
   };
+};
+
+/**
+ * The ranking's uncertainty from task points: one observation per (model, task) with an
+ * incoherence figure, and its error where it has one. Points carry no per-input count, so the
+ * seed-stability redraws use 1000 inputs (the default n of the checks). Seed 0; null with fewer
+ * than two models.
+ * @public
+ */
+export const rankTaskPoints = (points: readonly TaskPoint[], confidence = 0.95): RankingAnalysis | null => {
+  const usable = points.filter(
+    (p): p is TaskPoint & { model: string; incoherence: number } =>
+      p.model !== null && p.incoherence !== null && p.incoherence >= 0 && p.incoherence <= 1,
+  );
+  if (new Set(usable.map((p) => p.model)).size < 2) return null;
+  // One observation per (model, task): points of several pools of one pair are averaged.
+  const byPair = new Map<string, { model: string; task: string; inc: number[]; err: number[] }>();
+  for (const p of usable) {
+    const key = `${p.model}\u0000${p.task}`;
+    const entry = byPair.get(key) ?? { model: p.model, task: p.task, inc: [], err: [] };
+    entry.inc.push(p.incoherence);
+    if (p.error !== null && p.error >= 0 && p.error <= 1) entry.err.push(p.error);
+    byPair.set(key, entry);
+  }
+  const avg = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return rankModels(
+    [...byPair.values()].map((e) => ({
+      model: e.model,
+      task: e.task,
+      n: 1000,
+      disagreement: [avg(e.inc)],
+      error: e.err.length === 0 ? null : [avg(e.err)],
+    })),
+    { seed: 0, confidence },
+  );
 };
 
 // Ranking checks run no code; other records without the field predate it.
 const isolationCounts = (rows: readonly CheckRow[]): SuiteFigures['isolation'] => {
   const counts: Partial<Record<IsolationUsed | 'unknown', number>> = {};
   for (const r of rows) {
-    if (r.kind === 'ranking') continue;
+    if (r.kind === 'ranking' || r.kind === 'order') continue;
     const key = r.isolation ?? 'unknown';
     counts[key] = (counts[key] ?? 0) + 1;
   }

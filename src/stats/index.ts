@@ -38,4 +38,17 @@ export {
   type Interval,
 } from './hoeffding.ts';
 export { pacDetectionSamples } from './pac.ts';
+export {
+  type EstimateInterval,
+  type MetricRanking,
+  type ModelIntervals,
+  type PairSeparation,
+  type RankedModel,
+  type RankingAnalysis,
+  type RankingObservation,
+  type RankingOptions,
+  type RankMetric,
+  rankModels,
+} from './ranking.ts';
+export { clopperPearson, tQuantile } from './small-sample.ts';
 export { averageRanks, spearman } from './spearman.ts';

@@ -7,8 +7,10 @@ import {
   type BenchResult,
   mergeBenchReports,
   parseShard,
+  renderBenchTable,
   runBench,
   shardPairs,
+  summaryLine,
 } from '../../src/bench/index.ts';
 import { parseBenchArgs } from '../../src/cli/bench.ts';
 import { reportCommand } from '../../src/cli/report.ts';
@@ -167,9 +169,39 @@ describe.runIf(haveData)('crosscheck report merge of bench shards', () => {
     const figures = (merged.bench as { figures: { models: unknown; rankingAgreement: unknown } }).figures;
     expect(figures.models).toEqual(JSON.parse(JSON.stringify(whole.models)));
     expect(figures.rankingAgreement).toEqual(whole.rankingAgreement);
+    // The ranking's intervals too: the bootstrap reads the joined per-candidate figures, seeded.
+    const ranking = (merged.bench as { ranking: unknown }).ranking;
+    expect(whole.ranking).not.toBeNull();
+    expect(ranking).toEqual(JSON.parse(JSON.stringify(whole.ranking)));
     expect(merged.records).toHaveLength(whole.report.records.length);
     expect((merged.bench as { pairs: unknown[] }).pairs).toHaveLength(8);
     expect(merged.run).toEqual({ framework: 'crosscheck bench', shard: null });
+  });
+
+  it('should print the ranking with its intervals in the bench table and its JSON line', () => {
+    // Act
+    const table = renderBenchTable(whole);
+    const line = JSON.parse(summaryLine(whole));
+    // Assert
+    expect(table).toContain('ranked by mean incoherence (lower is better):');
+    expect(table).toMatch(/rank \[interval\] +group +model/);
+    expect(table).toContain('seed stability only says how often new inputs');
+    expect(line.ranking.rankings.incoherence.models[0]).toMatchObject({
+      rank: 1,
+      rankLow: expect.any(Number),
+      rankHigh: expect.any(Number),
+    });
+  });
+
+  it('should refuse a shard whose per-candidate figures are not shares', () => {
+    const shard = read(files[0] as string) as CrosscheckReport & {
+      bench: { pairs: Array<Record<string, unknown>> };
+    };
+    const pair = shard.bench.pairs.find((p) => p.status === 'ok') as { candidates: { error: unknown[] } };
+    pair.candidates.error[0] = 7;
+    expect(thrown(() => mergeBenchReports([shard], ['r0'])).message).toMatch(
+      /pairs\[\d+\] must be .*candidates/,
+    );
   });
 
   it('should merge what is there and say which shard is missing', () => {

@@ -44,6 +44,29 @@ describe('renderTerminal', () => {
         beta   2/3 (67%)    2.5  2/3 (67%)      2   0.133       0.100
         gamma  2/3 (67%)    2.5  1/3 (33%)      3   0.067       0.367
         Spearman(coherent share, correct share)  0.87 (strong)
+
+        Ranking with uncertainty
+        95% intervals: two-stage bootstrap over 3 tasks and the candidates within each (1000 resamples, seed 0); rank intervals and groups from simultaneous pairwise intervals (max-t), so the chance of any false separation is at most 5%.
+
+        ranked by mean incoherence (lower is better):
+        rank [interval]  group  model  mean incoherence [interval]  detection rate [interval]  seed-stable
+        1 [1–3]          1      alpha  0.000 [0.000, 0.708]         —                          100%
+        2 [1–3]          1      gamma  0.067 [0.000, 0.353]         0.500 [0.013, 0.987]       100%
+        3 [1–3]          1      beta   0.133 [0.000, 0.704]         1.000 [0.025, 1.000]       100%
+        groups that cannot be told apart: {alpha, gamma, beta}
+        seed stability: 100% of input redraws reproduce the whole order
+
+        ranked by mean error (lower is better):
+        rank [interval]  group  model  mean error [interval]  detection rate [interval]  seed-stable
+        1 [1–3]          1      alpha  0.000 [0.000, 0.708]   —                          100%
+        2 [1–3]          1      beta   0.100 [0.000, 0.528]   1.000 [0.025, 1.000]       100%
+        3 [1–3]          1      gamma  0.367 [0.000, 1.000]   0.500 [0.013, 0.987]       100%
+        groups that cannot be told apart: {alpha, beta, gamma}
+        seed stability: 100% of input redraws reproduce the whole order
+
+        agreement of the incoherence and error rankings (Spearman): ρ = 0.866 [0.500, 1.000] on the shares of tasks with error 0 and incoherence 0; ρ = 0.500 [0.000, 1.000] on the mean figures
+
+        Uncertainty (the intervals) says how far the figures and the order could move with other tasks and other candidates from the same models; seed stability only says how often new inputs on these same tasks and candidates reproduce the order, so a ranking can be perfectly seed-stable and still not be told apart.
       "
     `);
   });
@@ -183,7 +206,8 @@ describe('renderHtml', () => {
     // Act
     const html = renderHtml(report());
     // Assert
-    expect(html.match(/<svg /g)).toHaveLength(3);
+    // The three plots, and a forest plot per ranking (incoherence, error).
+    expect(html.match(/<svg /g)).toHaveLength(5);
     expect(html).toContain('I = 2E');
     // One inline script (the checks table) and its data; nothing loaded from anywhere.
     expect(html.match(/<script/g)).toHaveLength(2);

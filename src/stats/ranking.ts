@@ -1,0 +1,751 @@
+import {
+  CrosscheckError,
+  describeValue,
+  optionError,
+  readPositiveInt,
+  readProbability,
+  readSeed,
+} from '../errors/index.ts';
+import { clopperPearson, normalCdf, tQuantile } from './small-sample.ts';
+import { averageRanks } from './spearman.ts';
+
+/**
+ * Rankings of models with their uncertainty: per-model intervals from a two-stage bootstrap
+ * (tasks, then candidates within each task), simultaneous intervals for every pairwise difference
+ * (max-t over the bootstrap), rank intervals and groups derived from them, the stability of the
+ * ranking under new input seeds, and the agreement of two rankings with an interval.
+ * docs/ranking.md explains and justifies each choice.
+ */
+
+/** What the ranking reads: one model on one task, per candidate. @public */
+export interface RankingObservation {
+  readonly model: string;
+  readonly task: string;
+  /** Per candidate: its mean disagreement with the other candidates (null: none counted). */
+  readonly disagreement: readonly (number | null)[];
+  /** Per candidate: its error share against the reference; null for the whole task without one. */
+  readonly error: readonly (number | null)[] | null;
+  /** Inputs each figure was measured on (for the seed-stability redraws). */
+  readonly n: number;
+}
+
+/** Options of {@link rankModels}. @public */
+export interface RankingOptions {
+  /** 1 − α of every interval and separation. @defaultValue 0.95 */
+  readonly confidence?: number;
+  /** Bootstrap resamples. @defaultValue 1000 */
+  readonly resamples?: number;
+  /** Seed of the resampling: the same seed and data give the same intervals. @defaultValue 0 */
+  readonly seed?: number;
+  /** Redraws of the inputs for the seed-stability figure. @defaultValue 200 */
+  readonly seedRedraws?: number;
+}
+
+/** An estimate with its interval at the analysis' confidence. @public */
+export interface EstimateInterval {
+  readonly estimate: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/** One model's place in a ranking. @public */
+export interface RankedModel {
+  readonly model: string;
+  /** 1 + the models with a strictly better estimate. */
+  readonly rank: number;
+  /** Ranks the model may hold at the confidence (simultaneous over all models). */
+  readonly rankLow: number;
+  readonly rankHigh: number;
+  readonly estimate: number;
+  readonly low: number;
+  readonly high: number;
+  /** Tasks the model has this figure on. */
+  readonly tasks: number;
+  /** 1-based index of its group of models that cannot be told apart. */
+  readonly group: number;
+  /** Share of input redraws (tasks and candidates fixed) that keep it at `rank`. */
+  readonly seedStability: number;
+}
+
+/** One pair of models: `better` has the better estimate. @public */
+export interface PairSeparation {
+  readonly better: string;
+  readonly worse: string;
+  /** estimate(worse) − estimate(better) (≥ 0) and its simultaneous interval. */
+  readonly difference: number;
+  readonly low: number;
+  readonly high: number;
+  /** True when the interval excludes 0: `better` is better at the confidence. */
+  readonly separated: boolean;
+  /** Share of bootstrap resamples in which `better` is better (ties count half). */
+  readonly probabilityBetter: number;
+}
+
+/** A ranking by one figure (lower is better). @public */
+export interface MetricRanking {
+  readonly metric: RankMetric;
+  /** Models by rank (ties by name). */
+  readonly models: readonly RankedModel[];
+  readonly pairs: readonly PairSeparation[];
+  /** Groups of models that cannot be told apart, best first. */
+  readonly groups: readonly (readonly string[])[];
+  /** Share of input redraws that reproduce the whole order. */
+  readonly seedStability: number;
+}
+
+/** The figures a ranking is built on; lower is better for both. @public */
+export type RankMetric = 'incoherence' | 'error';
+
+/** Per-model intervals of every figure. @public */
+export interface ModelIntervals {
+  readonly model: string;
+  readonly incoherence: EstimateInterval | null;
+  readonly error: EstimateInterval | null;
+  /** Share of tasks with error that also show incoherence (exact binomial interval over tasks). */
+  readonly detectionRate: EstimateInterval | null;
+}
+
+/** Everything {@link rankModels} finds. @public */
+export interface RankingAnalysis {
+  readonly confidence: number;
+  readonly resamples: number;
+  readonly seed: number;
+  readonly tasks: number;
+  readonly models: readonly ModelIntervals[];
+  readonly rankings: { readonly incoherence: MetricRanking | null; readonly error: MetricRanking | null };
+  /**
+   * Spearman's ρ across models between the incoherence and the error ranking: `shares` on the
+   * share of tasks with incoherence 0 and with error 0 (the incoherence paper's table 4 / figure 1),
+   * `means` on the mean figures. Null without error figures or with fewer than three models.
+   */
+  readonly agreement: {
+    readonly shares: EstimateInterval | null;
+    readonly means: EstimateInterval | null;
+  } | null;
+}
+
+const WHERE = 'rankModels(observations, options)';
+const OPTION_KEYS = ['confidence', 'resamples', 'seed', 'seedRedraws'] as const;
+/** Above this the resampling would hold the host for minutes: refuse rather than hang. */
+const MAX_WORK = 2e9;
+
+/** mulberry32: a small, fast, seeded generator; the same seed gives the same intervals everywhere. */
+const generator = (seed: number): (() => number) => {
+  let a = (seed ^ 0x9e3779b9) >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
+
+/** One figure's per-candidate values, flattened: cell c = model·T + task holds values[start[c]..start[c+1]). */
+interface Flat {
+  readonly values: Float64Array;
+  readonly start: Int32Array;
+  /** Mean of the cell's candidates; NaN for a cell without values. */
+  readonly mean: Float64Array;
+}
+
+const flatten = (cells: readonly (readonly (number | null)[] | null)[]): Flat => {
+  const start = new Int32Array(cells.length + 1);
+  let size = 0;
+  cells.forEach((c, i) => {
+    start[i] = size;
+    for (const v of c ?? []) if (v !== null) size++;
+  });
+  start[cells.length] = size;
+  const values = new Float64Array(size);
+  const mean = new Float64Array(cells.length).fill(Number.NaN);
+  cells.forEach((c, i) => {
+    let k = start[i] as number;
+    let sum = 0;
+    for (const v of c ?? [])
+      if (v !== null) {
+        values[k++] = v;
+        sum += v;
+      }
+    const count = k - (start[i] as number);
+    if (count > 0) mean[i] = sum / count;
+  });
+  return { values, start, mean };
+};
+
+const isShare = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
+const isShares = (v: unknown, size: number): v is (number | null)[] =>
+  Array.isArray(v) && v.length <= size && v.every((x) => x === null || isShare(x));
+/** Candidates per cell above this are not a sample of one model on one task. */
+const MAX_CANDIDATES = 100_000;
+
+const bad = (message: string): CrosscheckError =>
+  new CrosscheckError('INVALID_INPUT', `${WHERE}: ${message}`, { where: WHERE });
+
+const readOptions = (options: unknown): Required<RankingOptions> => {
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options)))
+    throw optionError({
+      where: WHERE,
+      field: 'options',
+      rule: 'must be an object',
+      got: options,
+      example: { confidence: 0.95 },
+    });
+  const o = (options ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(o))
+    if (!(OPTION_KEYS as readonly string[]).includes(key))
+      throw optionError({
+        where: WHERE,
+        field: key,
+        rule: 'is not an option',
+        got: o[key],
+        fix: `The options are ${OPTION_KEYS.join(', ')}; remove ${key}.`,
+      });
+  return {
+    confidence: readProbability({ where: WHERE, field: 'confidence' }, o.confidence, 0.95),
+    resamples: readPositiveInt({ where: WHERE, field: 'resamples' }, o.resamples, 1000, 50),
+    seed: readSeed({ where: WHERE, field: 'seed' }, o.seed, 0),
+    seedRedraws: readPositiveInt({ where: WHERE, field: 'seedRedraws' }, o.seedRedraws, 200, 10),
+  };
+};
+
+/** The observations, checked: an attacker's report reaches here through `report merge`. */
+const readObservations = (observations: unknown): RankingObservation[] => {
+  if (!Array.isArray(observations))
+    throw bad(
+      `expected a list of { model, task, disagreement, error, n }, got ${describeValue(observations)}.`,
+    );
+  const seen = new Set<string>();
+  return observations.map((o: unknown, i) => {
+    const r = o as Partial<RankingObservation> | null;
+    const ok =
+      typeof r === 'object' &&
+      r !== null &&
+      typeof r.model === 'string' &&
+      r.model !== '' &&
+      typeof r.task === 'string' &&
+      r.task !== '' &&
+      isShares(r.disagreement, MAX_CANDIDATES) &&
+      (r.error === null || isShares(r.error, MAX_CANDIDATES)) &&
+      typeof r.n === 'number' &&
+      Number.isSafeInteger(r.n) &&
+      r.n >= 1;
+    if (!ok)
+      throw bad(
+        `observations[${i}] must be { model, task, disagreement: shares, error: shares or null, n: positive integer }, got ${describeValue(o)}.`,
+      );
+    const key = `${r.model}\u0000${r.task}`;
+    if (seen.has(key)) throw bad(`${r.model} on ${r.task} is given twice; give each model-task pair once.`);
+    seen.add(key);
+    return r as RankingObservation;
+  });
+};
+
+/** Competition ranks (1 + the number strictly better), lower estimate better. */
+const ranksOf = (x: ArrayLike<number>): number[] => {
+  const out: number[] = [];
+  for (let j = 0; j < x.length; j++) {
+    let r = 1;
+    for (let k = 0; k < x.length; k++) if ((x[k] as number) < (x[j] as number)) r++;
+    out.push(r);
+  }
+  return out;
+};
+
+const quantile = (sorted: Float64Array, q: number): number => {
+  if (sorted.length === 0) return Number.NaN;
+  const pos = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[pos] as number;
+};
+
+const sdOf = (xs: Float64Array, count: number): number => {
+  if (count < 2) return 0;
+  let mean = 0;
+  for (let b = 0; b < count; b++) mean += xs[b] as number;
+  mean /= count;
+  let ss = 0;
+  for (let b = 0; b < count; b++) ss += ((xs[b] as number) - mean) ** 2;
+  return Math.sqrt(ss / (count - 1));
+};
+
+/**
+ * The interval of a mean over `tasks` tasks from its bootstrap spread: Student's t with
+ * tasks − 1 degrees of freedom and the spread rescaled by √(T/(T−1)) (the bootstrap's variance
+ * of a mean of T values is (T−1)/T of the unbiased one). Where every resample gives the same
+ * value (every task 0, or every task 1), the exact binomial bound over the tasks instead of a
+ * zero-width interval.
+ */
+const meanInterval = (estimate: number, sd: number, tasks: number, alpha: number): EstimateInterval => {
+  if (tasks < 2) return { estimate, low: 0, high: 1 };
+  if (sd === 0) {
+    if (estimate <= 0) return { estimate, low: 0, high: clopperPearson(0, tasks, alpha).high };
+    if (estimate >= 1) return { estimate, low: clopperPearson(tasks, tasks, alpha).low, high: 1 };
+  }
+  const half = tQuantile(1 - alpha / 2, tasks - 1) * sd * Math.sqrt(tasks / (tasks - 1));
+  return { estimate, low: Math.max(0, estimate - half), high: Math.min(1, estimate + half) };
+};
+
+interface Prepared {
+  readonly models: readonly string[];
+  readonly tasks: readonly string[];
+  readonly incoherence: Flat;
+  readonly error: Flat | null;
+  readonly n: Float64Array;
+}
+
+const prepare = (observations: readonly RankingObservation[]): Prepared => {
+  // Code-point order: the same on every machine and for any order of the observations, so
+  // shards and whole runs resample alike.
+  const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  const models = [...new Set(observations.map((o) => o.model))].sort(byText);
+  const tasks = [...new Set(observations.map((o) => o.task))].sort(byText);
+  const T = tasks.length;
+  const taskIndex = new Map(tasks.map((t, i) => [t, i]));
+  const modelIndex = new Map(models.map((m, i) => [m, i]));
+  const dis: ((number | null)[] | null)[] = new Array(models.length * T).fill(null);
+  const err: ((number | null)[] | null)[] = new Array(models.length * T).fill(null);
+  const n = new Float64Array(models.length * T).fill(1);
+  let anyError = false;
+  for (const o of observations) {
+    const c = (modelIndex.get(o.model) as number) * T + (taskIndex.get(o.task) as number);
+    dis[c] = [...o.disagreement];
+    if (o.error !== null) {
+      err[c] = [...o.error];
+      anyError = true;
+    }
+    n[c] = o.n;
+  }
+  return { models, tasks, incoherence: flatten(dis), error: anyError ? flatten(err) : null, n };
+};
+
+/** Mean over a model's tasks of its cell means: the point estimate. */
+const pointEstimates = (flat: Flat, M: number, T: number): { estimate: Float64Array; tasks: Int32Array } => {
+  const estimate = new Float64Array(M).fill(Number.NaN);
+  const tasks = new Int32Array(M);
+  for (let j = 0; j < M; j++) {
+    let sum = 0;
+    let count = 0;
+    for (let t = 0; t < T; t++) {
+      const v = flat.mean[j * T + t] as number;
+      if (Number.isNaN(v)) continue;
+      sum += v;
+      count++;
+    }
+    tasks[j] = count;
+    if (count > 0) estimate[j] = sum / count;
+  }
+  return { estimate, tasks };
+};
+
+/**
+ * One bootstrap resample of every model's mean: the drawn tasks (shared by all models, so that
+ * differences between models are paired on tasks), then within each drawn task each model's
+ * candidates drawn with replacement. Incoherence is a U-statistic over candidate pairs, so a
+ * candidate's resampled contribution enters through its Hoeffding projection: the task's value is
+ * Î + 2·(mean of the drawn candidates' disagreement − mean of all of them).
+ */
+const resampleMeans = (
+  flat: Flat,
+  M: number,
+  T: number,
+  drawn: Int32Array,
+  random: () => number,
+  projection: boolean,
+  out: Float64Array,
+): void => {
+  const { values, start, mean } = flat;
+  for (let j = 0; j < M; j++) {
+    let sum = 0;
+    let count = 0;
+    for (let d = 0; d < T; d++) {
+      const c = j * T + (drawn[d] as number);
+      const base = mean[c] as number;
+      if (Number.isNaN(base)) continue;
+      const from = start[c] as number;
+      const k = (start[c + 1] as number) - from;
+      let s = 0;
+      for (let i = 0; i < k; i++) s += values[from + Math.floor(random() * k)] as number;
+      sum += projection ? base + 2 * (s / k - base) : s / k;
+      count++;
+    }
+    out[j] = count === 0 ? Number.NaN : sum / count;
+  }
+};
+
+const rankMetric = (
+  metric: RankMetric,
+  models: readonly string[],
+  point: { estimate: Float64Array; tasks: Int32Array },
+  boot: Float64Array[],
+  stable: { whole: number; perModel: Float64Array },
+  alpha: number,
+  T: number,
+): MetricRanking => {
+  const present = models.map((_, j) => j).filter((j) => (point.tasks[j] as number) > 0);
+  const P = present.length;
+  const B = boot.length;
+  const est = present.map((j) => point.estimate[j] as number);
+  // Pairwise differences and their bootstrap spread; the max-|t| over all pairs gives one
+  // critical value for every pair: the chance of any false separation stays at most α.
+  type Pair = { a: number; b: number; diff: number; sd: number; share: number };
+  const pairs: Pair[] = [];
+  const scratch = new Float64Array(B);
+  for (let x = 0; x < P; x++)
+    for (let y = x + 1; y < P; y++) {
+      const ja = present[x] as number;
+      const jb = present[y] as number;
+      let count = 0;
+      let better = 0;
+      for (let b = 0; b < B; b++) {
+        const r = boot[b] as Float64Array;
+        const d = (r[ja] as number) - (r[jb] as number);
+        if (Number.isNaN(d)) continue;
+        scratch[count++] = d;
+        better += d < 0 ? 1 : d === 0 ? 0.5 : 0;
+      }
+      pairs.push({
+        a: x,
+        b: y,
+        diff: (est[x] as number) - (est[y] as number),
+        sd: sdOf(scratch, count),
+        share: count === 0 ? 0.5 : better / count,
+      });
+    }
+  const maxT = new Float64Array(B);
+  for (let b = 0; b < B; b++) {
+    const r = boot[b] as Float64Array;
+    let worst = 0;
+    for (const p of pairs) {
+      if (p.sd === 0) continue;
+      const d = (r[present[p.a] as number] as number) - (r[present[p.b] as number] as number);
+      if (Number.isNaN(d)) continue;
+      worst = Math.max(worst, Math.abs(d - p.diff) / p.sd);
+    }
+    maxT[b] = worst;
+  }
+  maxT.sort();
+  const c = quantile(maxT, 1 - alpha);
+  // Few tasks: the bootstrap's normal-like max-t, carried to Student's t with T − 1 degrees of freedom.
+  const critical =
+    T >= 2 ? tQuantile(normalCdf(c), T - 1) * Math.sqrt(T / (T - 1)) : Number.POSITIVE_INFINITY;
+  const separations: PairSeparation[] = [];
+  const beats = Array.from({ length: P }, () => new Set<number>());
+  for (const p of pairs) {
+    const half = critical * p.sd;
+    const separated = p.sd === 0 ? p.diff !== 0 && T >= 2 : Math.abs(p.diff) > half;
+    const aBetter =
+      p.diff < 0 ||
+      (p.diff === 0 &&
+        (models[present[p.a] as number] as string) <= (models[present[p.b] as number] as string));
+    const [win, lose] = aBetter ? [p.a, p.b] : [p.b, p.a];
+    if (separated) (beats[win] as Set<number>).add(lose);
+    const gap = Math.abs(p.diff);
+    separations.push({
+      better: models[present[win] as number] as string,
+      worse: models[present[lose] as number] as string,
+      difference: gap,
+      low: Math.max(-1, gap - half),
+      high: Math.min(1, gap + half),
+      separated,
+      probabilityBetter: aBetter ? p.share : 1 - p.share,
+    });
+  }
+  const ranks = ranksOf(est);
+  const order = Array.from({ length: P }, (_, x) => x).sort(
+    (x, y) =>
+      (ranks[x] as number) - (ranks[y] as number) ||
+      ((models[present[x] as number] as string) < (models[present[y] as number] as string) ? -1 : 1),
+  );
+  // Groups: walking down the order, a model opens a new group once it is separated from the
+  // first model of the current group; every member is inseparable from its group's first.
+  const group = new Int32Array(P);
+  let leader = order[0] as number;
+  let g = 1;
+  for (const x of order) {
+    if (x !== leader && (beats[leader] as Set<number>).has(x)) {
+      g++;
+      leader = x;
+    }
+    group[x] = g;
+  }
+  const ranked: RankedModel[] = order.map((x) => {
+    const j = present[x] as number;
+    const above = beats.filter((s) => s.has(x)).length;
+    const interval = meanInterval(
+      est[x] as number,
+      sdOf(
+        Float64Array.from(boot, (r) => r[j] as number).filter((v) => !Number.isNaN(v)),
+        B,
+      ),
+      point.tasks[j] as number,
+      alpha,
+    );
+    return {
+      model: models[j] as string,
+      rank: ranks[x] as number,
+      rankLow: 1 + above,
+      rankHigh: P - (beats[x] as Set<number>).size,
+      estimate: est[x] as number,
+      low: interval.low,
+      high: interval.high,
+      tasks: point.tasks[j] as number,
+      group: group[x] as number,
+      seedStability: stable.perModel[j] as number,
+    };
+  });
+  const groups: string[][] = Array.from({ length: g }, () => []);
+  for (const r of ranked) (groups[r.group - 1] as string[]).push(r.model);
+  return { metric, models: ranked, pairs: separations, groups, seedStability: stable.whole };
+};
+
+/**
+ * Seed stability: the inputs drawn anew (a new input seed) with tasks and candidates fixed. Each
+ * candidate's figure is a share of n inputs, so a redraw moves it by its binomial spread
+ * (normal approximation, kept in [0, 1]); the figure is the share of redraws that keep the order.
+ */
+const seedStability = (
+  flat: Flat,
+  n: Float64Array,
+  M: number,
+  T: number,
+  point: Float64Array,
+  redraws: number,
+  random: () => number,
+): { whole: number; perModel: Float64Array } => {
+  const gauss = (): number => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const ranks = ranksOf(point);
+  const same = new Float64Array(M);
+  let whole = 0;
+  const est = new Float64Array(M);
+  for (let r = 0; r < redraws; r++) {
+    for (let j = 0; j < M; j++) {
+      let sum = 0;
+      let count = 0;
+      for (let t = 0; t < T; t++) {
+        const c = j * T + t;
+        const from = flat.start[c] as number;
+        const k = (flat.start[c + 1] as number) - from;
+        if (k === 0) continue;
+        const inputs = n[c] as number;
+        let s = 0;
+        for (let i = 0; i < k; i++) {
+          const v = flat.values[from + i] as number;
+          s += Math.min(1, Math.max(0, v + Math.sqrt((v * (1 - v)) / inputs) * gauss()));
+        }
+        sum += s / k;
+        count++;
+      }
+      est[j] = count === 0 ? Number.NaN : sum / count;
+    }
+    const again = ranksOf(est);
+    let all = true;
+    for (let j = 0; j < M; j++) {
+      if (again[j] === ranks[j]) same[j] = (same[j] as number) + 1;
+      else all = false;
+    }
+    if (all) whole++;
+  }
+  return { whole: whole / redraws, perModel: same.map((s) => s / redraws) };
+};
+
+/** Spearman's ρ of two figures across models, null when undefined (a constant side). */
+const rhoOf = (xs: readonly number[], ys: readonly number[]): number | null => {
+  if (xs.length < 3) return null;
+  const rx = averageRanks(xs);
+  const ry = averageRanks(ys);
+  const mx = rx.reduce((a, b) => a + b, 0) / rx.length;
+  const my = ry.reduce((a, b) => a + b, 0) / ry.length;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < rx.length; i++) {
+    sxy += ((rx[i] as number) - mx) * ((ry[i] as number) - my);
+    sxx += ((rx[i] as number) - mx) ** 2;
+    syy += ((ry[i] as number) - my) ** 2;
+  }
+  return sxx === 0 || syy === 0 ? null : sxy / Math.sqrt(sxx * syy);
+};
+
+const percentileInterval = (
+  estimate: number | null,
+  draws: number[],
+  alpha: number,
+): EstimateInterval | null => {
+  if (estimate === null || draws.length === 0) return null;
+  const sorted = Float64Array.from(draws).sort();
+  return { estimate, low: quantile(sorted, alpha / 2), high: quantile(sorted, 1 - alpha / 2) };
+};
+
+/**
+ * Ranks models by mean incoherence (and by mean error where references exist) with their
+ * uncertainty. Deterministic: the same observations (in any order) and seed give the same
+ * result, so the merged shards of a run give the unsharded run's intervals.
+ * Throws a `CrosscheckError` for observations that are not shares, a pair given twice, or options
+ * out of range.
+ * @public
+ */
+export const rankModels = (
+  observations: readonly RankingObservation[],
+  options?: RankingOptions,
+): RankingAnalysis => {
+  const o = readOptions(options);
+  const obs = readObservations(observations);
+  if (obs.length === 0)
+    throw bad('expected at least one observation, got none. Pass each model-task pair once.');
+  const alpha = 1 - o.confidence;
+  const data = prepare(obs);
+  const { models, tasks } = data;
+  const M = models.length;
+  const T = tasks.length;
+  const work = o.resamples * (data.incoherence.values.length + (data.error?.values.length ?? 0) + M * T);
+  if (work > MAX_WORK)
+    throw optionError({
+      where: WHERE,
+      field: 'resamples',
+      rule: `is too many for ${M} models × ${T} tasks (${work.toExponential(1)} draws)`,
+      got: o.resamples,
+      example: Math.max(50, Math.floor(MAX_WORK / (work / o.resamples))),
+    });
+  const random = generator(o.seed);
+  const figures = { incoherence: data.incoherence, error: data.error } as const;
+  const points = {
+    incoherence: pointEstimates(data.incoherence, M, T),
+    error: data.error ? pointEstimates(data.error, M, T) : null,
+  };
+  const boot = { incoherence: [] as Float64Array[], error: [] as Float64Array[] };
+  const drawn = new Int32Array(T);
+  const shareDraws: number[] = [];
+  const meanDraws: number[] = [];
+  const correct = new Float64Array(M);
+  const coherent = new Float64Array(M);
+  const counted = new Float64Array(M);
+  for (let b = 0; b < o.resamples; b++) {
+    for (let d = 0; d < T; d++) drawn[d] = Math.floor(random() * T);
+    const inc = new Float64Array(M);
+    resampleMeans(figures.incoherence, M, T, drawn, random, true, inc);
+    boot.incoherence.push(inc);
+    if (figures.error) {
+      const err = new Float64Array(M);
+      resampleMeans(figures.error, M, T, drawn, random, false, err);
+      boot.error.push(err);
+      // Table 4's agreement over the drawn tasks: shares of tasks with error 0 and incoherence 0.
+      correct.fill(0);
+      coherent.fill(0);
+      counted.fill(0);
+      for (let j = 0; j < M; j++)
+        for (let d = 0; d < T; d++) {
+          const c = j * T + (drawn[d] as number);
+          const e = figures.error.mean[c] as number;
+          const i = figures.incoherence.mean[c] as number;
+          if (Number.isNaN(e) || Number.isNaN(i)) continue;
+          counted[j] = (counted[j] as number) + 1;
+          if (e === 0) correct[j] = (correct[j] as number) + 1;
+          if (i === 0) coherent[j] = (coherent[j] as number) + 1;
+        }
+      const keep = Array.from({ length: M }, (_, j) => j).filter((j) => (counted[j] as number) > 0);
+      const s = rhoOf(
+        keep.map((j) => (correct[j] as number) / (counted[j] as number)),
+        keep.map((j) => (coherent[j] as number) / (counted[j] as number)),
+      );
+      if (s !== null) shareDraws.push(s);
+      const keepMeans = keep.filter(
+        (j) => !Number.isNaN(inc[j] as number) && !Number.isNaN(err[j] as number),
+      );
+      const r = rhoOf(
+        keepMeans.map((j) => err[j] as number),
+        keepMeans.map((j) => inc[j] as number),
+      );
+      if (r !== null) meanDraws.push(r);
+    }
+  }
+  const stability = (flat: Flat, point: Float64Array) =>
+    seedStability(flat, data.n, M, T, point, o.seedRedraws, random);
+  const incRanking = rankMetric(
+    'incoherence',
+    models,
+    points.incoherence,
+    boot.incoherence,
+    stability(data.incoherence, points.incoherence.estimate),
+    alpha,
+    T,
+  );
+  const errRanking =
+    data.error && points.error
+      ? rankMetric(
+          'error',
+          models,
+          points.error,
+          boot.error,
+          stability(data.error, points.error.estimate),
+          alpha,
+          T,
+        )
+      : null;
+  const intervalOf = (ranking: MetricRanking | null, model: string): EstimateInterval | null => {
+    const r = ranking?.models.find((x) => x.model === model);
+    return r ? { estimate: r.estimate, low: r.low, high: r.high } : null;
+  };
+  const perModel: ModelIntervals[] = models.map((model, j) => {
+    let wrong = 0;
+    let detected = 0;
+    if (data.error)
+      for (let t = 0; t < T; t++) {
+        const e = data.error.mean[j * T + t] as number;
+        const i = data.incoherence.mean[j * T + t] as number;
+        if (Number.isNaN(e) || Number.isNaN(i) || e === 0) continue;
+        wrong++;
+        if (i > 0) detected++;
+      }
+    const cp = wrong > 0 ? clopperPearson(detected, wrong, alpha) : null;
+    return {
+      model,
+      incoherence: intervalOf(incRanking, model),
+      error: intervalOf(errRanking, model),
+      detectionRate: cp ? { estimate: detected / wrong, ...cp } : null,
+    };
+  });
+  let agreement: RankingAnalysis['agreement'] = null;
+  if (data.error && points.error) {
+    const errPoint = points.error;
+    const keep = models.map((_, j) => j).filter((j) => (errPoint.tasks[j] as number) > 0);
+    const share = (flat: Flat, j: number): number => {
+      let zero = 0;
+      let count = 0;
+      for (let t = 0; t < T; t++) {
+        const e = (data.error as Flat).mean[j * T + t] as number;
+        const v = flat.mean[j * T + t] as number;
+        if (Number.isNaN(e) || Number.isNaN(data.incoherence.mean[j * T + t] as number)) continue;
+        count++;
+        if (v === 0) zero++;
+      }
+      return zero / count;
+    };
+    agreement = {
+      shares: percentileInterval(
+        rhoOf(
+          keep.map((j) => share(data.error as Flat, j)),
+          keep.map((j) => share(data.incoherence, j)),
+        ),
+        shareDraws,
+        alpha,
+      ),
+      means: percentileInterval(
+        rhoOf(
+          keep.map((j) => errPoint.estimate[j] as number),
+          keep.map((j) => points.incoherence.estimate[j] as number),
+        ),
+        meanDraws,
+        alpha,
+      ),
+    };
+  }
+  return {
+    confidence: o.confidence,
+    resamples: o.resamples,
+    seed: o.seed,
+    tasks: T,
+    models: perModel,
+    rankings: { incoherence: incRanking, error: errRanking },
+    agreement,
+  };
+};

@@ -83,6 +83,7 @@ export {
   type CandidateSupport,
   type ComposedWitness,
   type StageResult,
+  TRIANGULATE_KEYS,
   type TriangulateOptions,
   type TriangulationResult,
   triangulate,

@@ -3,7 +3,7 @@ import { type Detection, detect } from '../src/measure/index.ts';
 import { detectionRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
-import { checkTask, type MatcherUse } from './guards.ts';
+import { checkOptions, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, num, unknownText } from './message.ts';
 import type { CoherentAcrossOptions } from './types.ts';
 
@@ -56,6 +56,7 @@ export async function toBeCoherentAcross(
 ): Promise<CrosscheckMatcherResult> {
   // The pool is checked by detect(), which names itself in the message.
   checkTask(USE, task, 'received');
+  checkOptions(USE, options);
   const d = await detect(task, candidates, options);
   const pass = this.isNot ? d.verdict !== 'incoherent' : d.verdict === 'coherent';
   const record = detectionRecord(

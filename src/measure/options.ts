@@ -214,7 +214,12 @@ export const resolveCommon = <A extends Args>(
       { where },
     );
   }
-  const options = readOptions<CommonOptions<A>>({ where }, raw, known as KnownKeys<CommonOptions<A>> & OptionKeys, '{ seed: 42 }');
+  const options = readOptions<CommonOptions<A>>(
+    { where },
+    raw,
+    known as KnownKeys<CommonOptions<A>> & OptionKeys,
+    '{ seed: 42 }',
+  );
   const source = readSource(where, task, options.inputs);
   const gen = isGen(source) ? (source as Gen<A>) : null;
   const equality = options.equality ?? defaultEquality(task, candidates);

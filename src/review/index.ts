@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { type Candidate, isCandidate } from '../candidates/index.ts';
-import { CrosscheckError, checkKeys, describeValue, type KnownKeys, knownKeys, type OptionKeys } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys, type OptionKeys } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { type ReviewBenchOptions, type ReviewBenchResult, runReviewBench } from './bench.ts';
 import { isLlm, reviewLlmOf } from './llm-adapter.ts';

@@ -30,6 +30,8 @@ export interface KeysAt {
   readonly noun?: string;
   /** How a key is shown: `epsilon` as-is (the default), or `--timeout-ms` for a CLI. */
   readonly show?: (key: string) => string;
+  /** A sentence added to the message: where keys the API does not know belong, say. */
+  readonly hint?: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export const unknownKeyError = (
   const field = show(path + key);
   const list = known.map((k) => `\`${show(path + k)}\``).join(', ');
   const owner = path ? ` of \`${show(path.slice(0, -1))}\`` : '';
-  const fix = `The ${noun}s${owner} are ${list}.`;
+  const fix = `The ${noun}s${owner} are ${list}.${at.hint ? ` ${at.hint}` : ''}`;
   const error = new CrosscheckError(
     at.code ?? 'INVALID_OPTION',
     `${at.where}: unknown ${noun} \`${field}\`${near ? `; did you mean \`${show(path + near)}\`?` : '.'} ${fix}`,

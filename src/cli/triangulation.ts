@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { CrosscheckError } from '../errors/index.ts';
 import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
 import {
@@ -7,6 +6,7 @@ import {
   type TriangulationBenchMethod,
 } from '../triangulate/index.ts';
 import { commaList } from './comma-list.ts';
+import { parseFlags } from './parse-flags.ts';
 
 /** Usage of `crosscheck bench triangulation`. */
 export const TRIANGULATION_USAGE = `Usage:
@@ -51,7 +51,7 @@ const count = (name: string, raw: string | undefined): number | undefined => {
 export const runTriangulationCommand = async (argv: readonly string[]): Promise<number> => {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseFlags('crosscheck bench triangulation', {
       args: [...argv],
       options: {
         data: { type: 'string' },

@@ -1,4 +1,11 @@
-import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
+import {
+  CrosscheckError,
+  checkKeys,
+  describeValue,
+  type KnownKeys,
+  knownKeys,
+  type OptionKeys,
+} from '../errors/index.ts';
 import { type Hyperproperty, isHyperproperty } from './hyperproperty.ts';
 
 /**
@@ -76,7 +83,11 @@ export const tri = {
     o: { param?: number | string; length?: number } = {},
   ): Transformation => ({
     kind: 'split-suffix',
-    ...known('tri.splitSuffix(inner, options)', o, { param: true, length: true }),
+    ...known(
+      'tri.splitSuffix(inner, options)',
+      o,
+      knownKeys<{ param?: number | string; length?: number }>({ param: true, length: true }),
+    ),
     inner,
   }),
   removeLength: (
@@ -84,12 +95,16 @@ export const tri = {
     o: { length: number | string; of: number | string },
   ): Transformation => ({
     kind: 'remove-length',
-    ...known('tri.removeLength(inner, options)', o, { length: true, of: true }),
+    ...known(
+      'tri.removeLength(inner, options)',
+      o,
+      knownKeys<{ length: number | string; of: number | string }>({ length: true, of: true }),
+    ),
     inner,
   }),
   addLength: (inner: Transformation, o: { of: number | string }): Transformation => ({
     kind: 'add-length',
-    ...known('tri.addLength(inner, options)', o, { of: true }),
+    ...known('tri.addLength(inner, options)', o, knownKeys<{ of: number | string }>({ of: true })),
     inner,
   }),
   unpackTuple: (inner: Transformation): Transformation => ({ kind: 'unpack-tuple', inner }),

@@ -54,11 +54,7 @@ type InvertOptions = { invert?: number | string; bijective?: boolean };
 const INVERT_KEYS = knownKeys<InvertOptions>({ invert: true, bijective: true });
 
 /** The options of a `tri.*` builder, once every key is known (an object only; the rest is checked later). */
-const known = <T extends object>(
-  where: string,
-  o: T,
-  keys: { readonly [K in keyof Required<T>]: true },
-): T => {
+const known = <T extends object>(where: string, o: T, keys: KnownKeys<T> & OptionKeys): T => {
   if (typeof o === 'object' && o !== null) checkKeys({ where }, o, keys);
   return o;
 };

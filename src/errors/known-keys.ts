@@ -36,9 +36,9 @@ export interface KeysAt {
 
 /**
  * The known key nearest to `key`, when it is near enough to be the one meant: equal but for
- * case (`timeoutMS`), or within an edit distance that grows with the length (one edit, or a
- * third of the length for long names) and is shorter than the key itself (so `-z` suggests no
- * one-letter flag). Ties go to the first listed. @internal
+ * case (`timeoutMS`), or within an edit distance that grows with the length (two edits, so a
+ * swap of two letters counts, or a third of the length for long names) and is shorter than the
+ * key itself (so `-z` suggests no one-letter flag). Ties go to the first listed. @internal
  */
 export const nearestKey = (key: string, known: readonly string[]): string | undefined => {
   const wanted = key.toLowerCase();
@@ -51,7 +51,7 @@ export const nearestKey = (key: string, known: readonly string[]): string | unde
       bestDistance = d;
     }
   }
-  const near = bestDistance <= Math.max(1, Math.floor(wanted.length / 3)) && bestDistance < wanted.length;
+  const near = bestDistance <= Math.max(2, Math.floor(wanted.length / 3)) && bestDistance < wanted.length;
   return near ? best : undefined;
 };
 

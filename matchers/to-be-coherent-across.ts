@@ -1,4 +1,5 @@
 import type { Candidate } from '../src/candidates/index.ts';
+import { uniqueLabels } from '../src/exec/index.ts';
 import { type Detection, detect } from '../src/measure/index.ts';
 import { detectionRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
@@ -62,7 +63,7 @@ export async function toBeCoherentAcross(
   const record = detectionRecord(
     d,
     recordContext(this, NAME, pass, candidates),
-    candidates.map((c) => c.label),
+    uniqueLabels(candidates.map((c) => c.label)),
   );
   const message = () =>
     formatMessage(this, {
@@ -82,7 +83,9 @@ export async function toBeCoherentAcross(
                 unknownText(
                   d.unknownCells,
                   d.unknownPolicy,
-                  candidates.map((c, i) => [c.label, d.unknownPerCandidate[i] ?? 0] as const),
+                  uniqueLabels(candidates.map((c) => c.label)).map(
+                    (label, i) => [label, d.unknownPerCandidate[i] ?? 0] as const,
+                  ),
                 ),
               ],
             ]

@@ -47,3 +47,4 @@ export {
   type RunOptions,
   run,
 } from './run.ts';
+export { uniqueLabels } from './unique-labels.ts';

@@ -1,7 +1,7 @@
 import type { Candidate } from '../candidates/index.ts';
 import type { Args } from '../contract/index.ts';
 import { readProbability } from '../errors/index.ts';
-import { combineIsolation, describeOutcome, type IsolationUsed, run } from '../exec/index.ts';
+import { combineIsolation, describeOutcome, type IsolationUsed, run, uniqueLabels } from '../exec/index.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import { pairCounts, toCell, type UnknownPolicy } from './agreement.ts';
@@ -188,10 +188,7 @@ export const detect = async <A extends Args>(
     ),
     isolation,
   };
-  const silent = silentPoolReason(
-    candidates.map((c) => c.label),
-    ran,
-  );
+  const silent = silentPoolReason(uniqueLabels(candidates.map((c) => c.label)), ran);
   if (silent !== null) {
     return {
       ...base,

@@ -5,8 +5,6 @@
  * listed here (with a misspelt call, or as taking no options object) before the suite passes.
  */
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { execa } from 'execa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import '../../matchers/vitest.ts';
@@ -17,6 +15,7 @@ import { runBench } from '../../src/bench/index.ts';
 import * as fastCheckEntry from '../../src/fast-check/index.ts';
 import * as root from '../../src/index.ts';
 import * as llmTesting from '../../src/llm/testing/index.ts';
+import { crosscheck } from '../reporter/helpers.ts';
 
 const { candidates, createLlm, defineTask, gen, triangulation, tri } = root;
 
@@ -440,46 +439,34 @@ describe('public entry points', () => {
 });
 
 describe('crosscheck CLI', () => {
-  const cli = (args: string[]) =>
-    execa(
-      process.execPath,
-      ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts'), ...args],
-      {
-        reject: false,
-        env: { NO_COLOR: '1' },
-        timeout: 120_000,
-      },
-    );
-
-  it('should refuse an unknown flag of every command, naming the nearest flag', async () => {
-    // Arrange
-    const runs: Array<[string[], string, string]> = [
-      [['bench', '--data', 'x', '--seeed', '1'], 'crosscheck bench: unknown flag `--seeed`', '--seed'],
-      [
-        ['bench', 'review', '--data', 'x', '--modles', 'a'],
-        'crosscheck bench review: unknown flag `--modles`',
-        '--models',
-      ],
-      [
-        ['bench', 'triangulation', '--data', 'x', '--sample', '3'],
-        'crosscheck bench triangulation: unknown flag `--sample`',
-        '--samples',
-      ],
-      [
-        ['sample', '--data', 'x', '--temprature', '1'],
-        'crosscheck sample: unknown flag `--temprature`',
-        '--temperature',
-      ],
-      [['report', 'x.json', '--formt', 'json'], 'crosscheck report: unknown flag `--formt`', '--format'],
-      [['llm-cache', 'verify', 'x', '--hepl'], 'crosscheck llm-cache: unknown flag `--hepl`', '--help'],
-    ];
-    // Act
-    const results = await Promise.all(runs.map(([args]) => cli(args)));
-    // Assert
-    results.forEach((r, i) => {
-      const [, head, near] = runs[i] as [string[], string, string];
+  it.each([
+    [['bench', '--data', 'x', '--seeed', '1'], 'crosscheck bench: unknown flag `--seeed`', '--seed'],
+    [
+      ['bench', 'review', '--data', 'x', '--modles', 'a'],
+      'crosscheck bench review: unknown flag `--modles`',
+      '--models',
+    ],
+    [
+      ['bench', 'triangulation', '--data', 'x', '--sample', '3'],
+      'crosscheck bench triangulation: unknown flag `--sample`',
+      '--samples',
+    ],
+    [
+      ['sample', '--data', 'x', '--temprature', '1'],
+      'crosscheck sample: unknown flag `--temprature`',
+      '--temperature',
+    ],
+    [['report', 'x.json', '--formt', 'json'], 'crosscheck report: unknown flag `--formt`', '--format'],
+    [['llm-cache', 'verify', 'x', '--hepl'], 'crosscheck llm-cache: unknown flag `--hepl`', '--help'],
+  ])(
+    'should refuse an unknown flag of `crosscheck %j`, naming the nearest flag',
+    async (args, head, near) => {
+      // Act
+      const r = await crosscheck(args);
+      // Assert
       expect(r.exitCode, r.stderr).toBe(2);
       expect(r.stderr).toContain(`${head}; did you mean \`${near}\`?`);
-    });
-  }, 240_000);
+    },
+    120_000,
+  );
 });

@@ -39,7 +39,8 @@ describe('labels of combined pools', () => {
     const m = await measure(task, combined);
     // Assert
     expect(d.verdict).toBe('incoherent');
-    const inWitness = d.verdict === 'incoherent' ? d.witness.outputs.flatMap((o) => [...o.labels]).sort() : [];
+    const inWitness =
+      d.verdict === 'incoherent' ? d.witness.outputs.flatMap((o) => [...o.labels]).sort() : [];
     expect(inWitness).toEqual(m.candidates.map((c) => c.label).sort());
   });
 });

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { CrosscheckError, checkKeys, describeValue, knownKeys, readLabel, readTags } from '../errors/index.ts';
+import {
+  CrosscheckError,
+  checkKeys,
+  describeValue,
+  knownKeys,
+  readLabel,
+  readTags,
+} from '../errors/index.ts';
 import type { CandidateOptions, SourceSpec } from './index.ts';
 import { extractCode } from './markdown.ts';
 import type { CommandCandidate } from './types.ts';

@@ -3,7 +3,14 @@
  * @packageDocumentation
  */
 import { createHash } from 'node:crypto';
-import { CrosscheckError, checkKeys, describeValue, knownKeys, readLabel, readTags } from '../errors/index.ts';
+import {
+  CrosscheckError,
+  checkKeys,
+  describeValue,
+  knownKeys,
+  readLabel,
+  readTags,
+} from '../errors/index.ts';
 import { fromCommand } from './from-command.ts';
 import { extractCode } from './markdown.ts';
 import { isProblem, prepareJs } from './prepare-js.ts';

@@ -1,6 +1,8 @@
 import type { Candidate } from '../src/candidates/index.ts';
+import { checkKeys, type OptionKeys } from '../src/errors/index.ts';
 import { isTask, type Task } from '../src/task/index.ts';
 import { misuse } from './message.ts';
+import { MATCHER_KEYS } from './option-keys.ts';
 
 /** A matcher as its argument guards speak of it. */
 export interface MatcherUse {
@@ -46,4 +48,22 @@ export function checkPool(use: MatcherUse, candidates: unknown): asserts candida
     'Agreement needs two programs to compare.',
     use.anchor,
   );
+}
+
+/**
+ * The options guard: every key is one the matcher knows (nested `run` keys too), so a misspelt
+ * option (`epsilion`) is refused with the nearest known one instead of falling back to its
+ * default. Anything but an object is left to the matcher's own rule.
+ */
+export function checkOptions(use: Pick<MatcherUse, 'name' | 'anchor'>, options: unknown): void {
+  if (typeof options !== 'object' || options === null) return;
+  const known = (MATCHER_KEYS as Readonly<Record<string, OptionKeys>>)[use.name];
+  if (known === undefined) throw new Error(`crosscheck: no option keys listed for ${use.name}`);
+  try {
+    checkKeys({ where: use.name }, options, known);
+  } catch (error) {
+    // The stack starts at the test that misspelt the option, as every misuse's does.
+    Error.captureStackTrace?.(error as Error, use.anchor);
+    throw error;
+  }
 }

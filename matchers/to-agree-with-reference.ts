@@ -4,7 +4,7 @@ import { measure } from '../src/measure/index.ts';
 import { errorRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
-import { checkTask, type MatcherUse } from './guards.ts';
+import { checkOptions, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num, pct, unknownText } from './message.ts';
 import type { AgreeWithReferenceOptions } from './types.ts';
 
@@ -50,6 +50,7 @@ export async function toAgreeWithReference(
     );
   }
   checkTask(USE, task, 'argument');
+  checkOptions(USE, options);
   if (!task.reference) {
     misuse(
       'INVALID_TASK',

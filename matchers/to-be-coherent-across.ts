@@ -1,9 +1,10 @@
 import type { Candidate } from '../src/candidates/index.ts';
+import { uniqueLabels } from '../src/exec/index.ts';
 import { type Detection, detect } from '../src/measure/index.ts';
 import { detectionRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
-import { checkTask, type MatcherUse } from './guards.ts';
+import { checkOptions, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, num, unknownText } from './message.ts';
 import type { CoherentAcrossOptions } from './types.ts';
 
@@ -56,12 +57,13 @@ export async function toBeCoherentAcross(
 ): Promise<CrosscheckMatcherResult> {
   // The pool is checked by detect(), which names itself in the message.
   checkTask(USE, task, 'received');
+  checkOptions(USE, options);
   const d = await detect(task, candidates, options);
   const pass = this.isNot ? d.verdict !== 'incoherent' : d.verdict === 'coherent';
   const record = detectionRecord(
     d,
     recordContext(this, NAME, pass, candidates),
-    candidates.map((c) => c.label),
+    uniqueLabels(candidates.map((c) => c.label)),
   );
   const message = () =>
     formatMessage(this, {
@@ -81,7 +83,9 @@ export async function toBeCoherentAcross(
                 unknownText(
                   d.unknownCells,
                   d.unknownPolicy,
-                  candidates.map((c, i) => [c.label, d.unknownPerCandidate[i] ?? 0] as const),
+                  uniqueLabels(candidates.map((c) => c.label)).map(
+                    (label, i) => [label, d.unknownPerCandidate[i] ?? 0] as const,
+                  ),
                 ),
               ],
             ]

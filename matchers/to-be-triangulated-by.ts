@@ -8,7 +8,7 @@ import {
   triangulationRecord,
 } from '../src/triangulate/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
-import { checkTask, type MatcherUse } from './guards.ts';
+import { checkOptions, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse } from './message.ts';
 import {
   classesText,
@@ -69,6 +69,7 @@ export async function toBeTriangulatedBy(
   options: TriangulatedByOptions,
 ): Promise<CrosscheckMatcherResult> {
   checkTask(USE, task, 'received');
+  checkOptions(USE, options);
   if (typeof options !== 'object' || options === null) {
     misuse(
       'INVALID_OPTION',

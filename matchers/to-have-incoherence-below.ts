@@ -3,7 +3,7 @@ import { type Measurement, measure } from '../src/measure/index.ts';
 import { coherenceRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
-import { checkPool, checkTask, type MatcherUse } from './guards.ts';
+import { checkOptions, checkPool, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num, pct, unknownText } from './message.ts';
 import type { IncoherenceBelowOptions } from './types.ts';
 
@@ -67,6 +67,7 @@ export async function toHaveIncoherenceBelow(
   options: IncoherenceBelowOptions = {},
 ): Promise<CrosscheckMatcherResult> {
   checkTask(USE, task, 'received');
+  checkOptions(USE, options);
   if (typeof bound !== 'number' || !(bound > 0 && bound <= 1)) {
     misuse(
       'INVALID_OPTION',

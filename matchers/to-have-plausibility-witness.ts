@@ -2,7 +2,7 @@ import { type Candidate, isCandidate } from '../src/candidates/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { triangulate, triangulationRecord } from '../src/triangulate/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
-import { checkTask, type MatcherUse } from './guards.ts';
+import { checkOptions, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse } from './message.ts';
 import {
   counterexampleLines,
@@ -43,6 +43,7 @@ export async function toHavePlausibilityWitness(
     );
   }
   checkTask(USE, task, 'argument');
+  checkOptions(USE, options);
   if (typeof options !== 'object' || options === null) {
     misuse(
       'INVALID_OPTION',

@@ -11,7 +11,7 @@ import {
 } from '../src/review/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, negated, testIdentity } from './context.ts';
-import { checkTask, type MatcherUse } from './guards.ts';
+import { checkOptions, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num } from './message.ts';
 import type { GroundedReviewOptions } from './types.ts';
 
@@ -103,6 +103,7 @@ export async function toPassGroundedReview(
   options: GroundedReviewOptions = {},
 ): Promise<CrosscheckMatcherResult> {
   checkTask(USE, task, 'argument');
+  checkOptions(USE, options);
   const pool = Array.isArray(receivedValue) ? (receivedValue as unknown[]).map(asCandidate) : null;
   const one = pool ? null : asCandidate(receivedValue);
   if ((pool && (pool.length === 0 || pool.some((c) => c === null))) || (!pool && !one)) {

@@ -1,6 +1,7 @@
 import { rankingRecord } from '../src/report/index.ts';
 import { averageRanks, spearman } from '../src/stats/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
+import { checkOptions } from './guards.ts';
 import { formatMessage, misuse, num } from './message.ts';
 import type { RankLikeOptions, Scores } from './types.ts';
 
@@ -42,6 +43,7 @@ export function toRankLike(
   expected: Scores,
   options: RankLikeOptions,
 ): CrosscheckMatcherResult {
+  checkOptions({ name: NAME, anchor: toRankLike }, options);
   if (!isScores(received)) {
     misuse(
       'INVALID_OPTION',

@@ -11,13 +11,14 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CrosscheckError, describeValue } from '../src/errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../src/errors/index.ts';
 import {
   type CrosscheckRecord,
   type CrosscheckReport,
   createReport,
   parseRecord,
   RECORDS_ENV as RECORDS_ENV_NAME,
+  REPORTER_KEYS,
   type ReporterOptions,
   relativeToRoot,
   resolveReporterOptions,
@@ -42,6 +43,8 @@ export interface JestReporterOptions extends ReporterOptions {
    */
   readonly keepRecords?: boolean;
 }
+
+const JEST_KEYS = knownKeys<JestReporterOptions>({ ...REPORTER_KEYS, recordsDir: true, keepRecords: true });
 
 /** The part of Jest's global config the reporter reads (structural, so no @jest/types import). @public */
 export interface JestGlobalConfigLike {
@@ -74,6 +77,7 @@ export default class CrosscheckJestReporter {
   private error: Error | undefined;
 
   constructor(globalConfig: JestGlobalConfigLike, options: JestReporterOptions = {}) {
+    if (typeof options === 'object' && options !== null) checkKeys({ where: NAME }, options, JEST_KEYS);
     const { recordsDir, keepRecords, ...shared } = (options ?? {}) as JestReporterOptions;
     if (recordsDir !== undefined && (typeof recordsDir !== 'string' || recordsDir === '')) {
       throw new CrosscheckError(

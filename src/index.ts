@@ -148,6 +148,7 @@ export {
   type ReviewPoolOptions,
   type ReviewPurpose,
   type ReviewReason,
+  type ReviewStabilityOptions,
   type ReviewUsageTotals,
   review,
   reviewPool,

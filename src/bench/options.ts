@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
+  checkKeys,
   type FieldAt,
+  knownKeys,
   optionError,
   readFlag,
   readMs,
@@ -140,6 +142,29 @@ const PROFILES: readonly BenchProfile[] = ['typed', 'difftrust'];
 /** The API its errors name; the CLI re-words them with its flags. @internal */
 export const BENCH_WHERE = 'runBench(options)';
 
+/** The keys of {@link BenchOptions}: the API's spelling of the CLI's flags. */
+const BENCH_KEYS = knownKeys<BenchOptions>({
+  data: true,
+  models: true,
+  tasks: true,
+  limit: true,
+  m: true,
+  n: true,
+  seed: true,
+  equality: true,
+  estimator: true,
+  profile: true,
+  language: true,
+  timeoutMs: true,
+  budgetMs: true,
+  candidateTimeMs: true,
+  maxOutputBytes: true,
+  jobs: true,
+  out: true,
+  shard: true,
+  fresh: true,
+});
+
 const at = (field: keyof BenchOptions): FieldAt => ({ where: BENCH_WHERE, field });
 
 const optional = <T>(
@@ -154,6 +179,7 @@ const optional = <T>(
  * @public
  */
 export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions => {
+  if (typeof options === 'object' && options !== null) checkKeys({ where: BENCH_WHERE }, options, BENCH_KEYS);
   if (typeof options?.data !== 'string' || options.data === '') {
     throw optionError({
       ...at('data'),

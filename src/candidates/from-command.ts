@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { CrosscheckError, describeValue, readLabel, readTags } from '../errors/index.ts';
+import {
+  CrosscheckError,
+  checkKeys,
+  describeValue,
+  knownKeys,
+  readLabel,
+  readTags,
+} from '../errors/index.ts';
 import type { CandidateOptions, SourceSpec } from './index.ts';
 import { extractCode } from './markdown.ts';
 import type { CommandCandidate } from './types.ts';
@@ -13,6 +20,9 @@ export interface CommandOptions extends CandidateOptions {
 }
 
 const where = 'candidates.fromCommand(command, sources, { entry, language })';
+
+const COMMAND_KEYS = knownKeys<CommandOptions>({ tags: true, label: true, entry: true, language: true });
+const SPEC_KEYS = knownKeys<SourceSpec>({ source: true, label: true, tags: true });
 
 const fail = (message: string): never => {
   throw new CrosscheckError('INVALID_CANDIDATES', message, { where });
@@ -50,6 +60,7 @@ export const fromCommand = (
   if (typeof options !== 'object' || options === null) {
     fail(`Expected options { entry, language }, got ${describeValue(options)}.`);
   }
+  checkKeys({ where }, options, COMMAND_KEYS);
   const { entry, language } = options;
   if (typeof entry !== 'string' || entry.trim() === '') {
     fail(`Expected \`entry\` to be the name of the function to call, got ${describeValue(entry)}.`);
@@ -69,6 +80,7 @@ export const fromCommand = (
     if (typeof spec !== 'object' || spec === null || typeof spec.source !== 'string') {
       fail(`Expected source ${i} to be a string or { source: string }, got ${describeValue(raw)}.`);
     }
+    if (typeof raw === 'object') checkKeys({ where }, spec, SPEC_KEYS, `sources[${i}].`);
     const code = extractCode(spec.source, language, entry);
     const id = createHash('sha256')
       .update(['command', ...command, language, entry, code].join('\0'))

@@ -3,7 +3,14 @@
  * @packageDocumentation
  */
 import { createHash } from 'node:crypto';
-import { CrosscheckError, describeValue, readLabel, readTags } from '../errors/index.ts';
+import {
+  CrosscheckError,
+  checkKeys,
+  describeValue,
+  knownKeys,
+  readLabel,
+  readTags,
+} from '../errors/index.ts';
 import { fromCommand } from './from-command.ts';
 import { extractCode } from './markdown.ts';
 import { isProblem, prepareJs } from './prepare-js.ts';
@@ -34,6 +41,8 @@ export type {
 };
 
 const LANGUAGES: readonly SourceLanguage[] = ['javascript', 'typescript', 'python'];
+
+const CANDIDATE_KEYS = { tags: true, label: true } as const;
 
 const shortHash = (...parts: string[]): string => {
   const h = createHash('sha256');
@@ -73,6 +82,7 @@ export const fromFunctions = (
       { where },
     );
   }
+  checkKeys({ where }, options, knownKeys<CandidateOptions>(CANDIDATE_KEYS));
   const tags = readTags({ where, field: 'tags' }, options.tags);
   const prefix = readLabel({ where, field: 'label' }, options.label);
   const entries: Array<[string | undefined, unknown]> = Array.isArray(fns)
@@ -112,6 +122,9 @@ export interface SourceSpec {
   tags?: CandidateTags;
 }
 
+const SOURCE_KEYS = knownKeys<SourceOptions>({ ...CANDIDATE_KEYS, language: true, entry: true });
+const SPEC_KEYS = knownKeys<SourceSpec>({ source: true, label: true, tags: true });
+
 /**
  * Untrusted candidates from LLM replies: raw code or Markdown with a fenced block. The code is
  * checked up front; a candidate that does not compile or lacks the entry is still returned, with
@@ -137,6 +150,7 @@ export const fromSources = (
       { where },
     );
   }
+  checkKeys({ where }, options, SOURCE_KEYS);
   const { language, entry } = options;
   if (!LANGUAGES.includes(language)) {
     throw new CrosscheckError(
@@ -165,6 +179,7 @@ export const fromSources = (
         { where },
       );
     }
+    if (typeof raw === 'object') checkKeys({ where }, spec, SPEC_KEYS, `sources[${i}].`);
     const tags = Object.freeze({
       ...baseTags,
       sample: i,

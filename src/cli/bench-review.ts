@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import { isCrosscheckError } from '../errors/index.ts';
 import { createLlm } from '../llm/index.ts';
 import { writeFileAtomic } from '../report/index.ts';
 import { benchReview, renderReviewBench } from '../review/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
+import { parseFlags } from './parse-flags.ts';
 
 export const REVIEW_BENCH_USAGE = `Usage: crosscheck bench review --data <dir> --models <a,b> [options]
 
@@ -42,7 +42,7 @@ export const runReviewBenchCommand = async (argv: readonly string[]): Promise<nu
   let values: Record<string, string | boolean | undefined>;
   let models: string[];
   try {
-    values = parseArgs({
+    values = parseFlags('crosscheck bench review', {
       args: [...argv],
       options: {
         data: { type: 'string' },

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   BENCH_DEFAULTS,
   BENCH_WHERE,
@@ -15,6 +14,7 @@ import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
 import { renderJson, writeFileAtomic } from '../report/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
+import { parseFlags } from './parse-flags.ts';
 import { runTriangulationCommand } from './triangulation.ts';
 
 /** Usage of `crosscheck bench`. */
@@ -108,7 +108,7 @@ const number = (option: string, raw: string | undefined): number | undefined => 
 
 /** Parses `crosscheck bench` arguments into {@link BenchOptions}; null for `--help`. */
 export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => {
-  const { values } = parseArgs({
+  const { values } = parseFlags('crosscheck bench', {
     args: [...argv],
     options: {
       data: { type: 'string' },

@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
 import { verifyCache } from '../llm/index.ts';
 import { neutralizeControls } from '../values/index.ts';
+import { parseFlags } from './parse-flags.ts';
 
 /** Usage of `crosscheck llm-cache`. */
 export const LLM_CACHE_USAGE = `Usage:
@@ -20,7 +20,7 @@ Options:
 export const runLlmCacheCommand = async (argv: readonly string[]): Promise<number> => {
   let parsed: { values: { help?: boolean }; positionals: string[] };
   try {
-    parsed = parseArgs({
+    parsed = parseFlags('crosscheck llm-cache', {
       args: [...argv],
       options: { help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,

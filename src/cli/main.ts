@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { isCrosscheckError } from '../errors/index.ts';
-import { crosscheckVersion } from '../report/index.ts';
 /** The `crosscheck` command. */
+import { isCrosscheckError, nearestKey } from '../errors/index.ts';
+import { crosscheckVersion } from '../report/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { BENCH_USAGE, runBenchCommand } from './bench.ts';
 import { runReviewBenchCommand } from './bench-review.ts';
@@ -37,8 +37,9 @@ const main = (argv: readonly string[]): number | Promise<number> => {
   if (command === 'bench') return runBenchCommand(rest);
   if (command === 'sample') return runSampleCommand(rest);
   if (command === 'llm-cache') return runLlmCacheCommand(rest);
+  const near = nearestKey(command, ['report', 'bench', 'sample', 'llm-cache']);
   process.stderr.write(
-    `crosscheck: unknown command ${JSON.stringify(command)}; run \`crosscheck --help\`.\n`,
+    `crosscheck: unknown command ${JSON.stringify(command)}${near ? `; did you mean \`${near}\`?` : '.'} Run \`crosscheck --help\`.\n`,
   );
   return 2;
 };

@@ -1,5 +1,4 @@
 import { readFileSync, statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { mergeBenchReports } from '../bench/index.ts';
 import { CrosscheckError, describeValue, ioError } from '../errors/index.ts';
 import {
@@ -12,6 +11,7 @@ import {
   resolveFormat,
   writeFileAtomic,
 } from '../report/index.ts';
+import { parseFlags } from './parse-flags.ts';
 
 /** Usage of `crosscheck report`. */
 export const REPORT_USAGE = `Usage:
@@ -82,7 +82,7 @@ const load = (paths: readonly string[], io: CliIo, where: string): CrosscheckRep
 
 /** `crosscheck report ...`: returns the exit code. */
 export const reportCommand = (args: readonly string[], io: CliIo = defaultIo): number => {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags('crosscheck report', {
     args: [...args],
     allowPositionals: true,
     options: {

@@ -1,9 +1,9 @@
 import { setMaxListeners } from 'node:events';
-import { parseArgs } from 'node:util';
 import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
 import { type CacheMode, replayMissFacts, type SampleProgress, sampleDataset } from '../llm/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
+import { parseFlags } from './parse-flags.ts';
 
 /** Usage of `crosscheck sample`. */
 export const SAMPLE_USAGE = `Usage:
@@ -131,7 +131,7 @@ const eta = (p: SampleProgress): string => {
 export const runSampleCommand = async (argv: readonly string[]): Promise<number> => {
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({
+    values = parseFlags('crosscheck sample', {
       args: [...argv],
       options: {
         data: { type: 'string' },

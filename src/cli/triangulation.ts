@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { CrosscheckError } from '../errors/index.ts';
 import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
 import {
@@ -8,6 +7,7 @@ import {
 } from '../triangulate/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
+import { parseFlags } from './parse-flags.ts';
 
 /** Usage of `crosscheck bench triangulation`. */
 export const TRIANGULATION_USAGE = `Usage:
@@ -52,7 +52,7 @@ const count = (name: string, raw: string | undefined): number | undefined => {
 export const runTriangulationCommand = async (argv: readonly string[]): Promise<number> => {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseFlags('crosscheck bench triangulation', {
       args: [...argv],
       options: {
         data: { type: 'string' },

@@ -18,6 +18,16 @@ export {
 } from './error.ts';
 export { ioError, withIo } from './io.ts';
 export {
+  checkKeys,
+  type KeysAt,
+  type KnownKeys,
+  knownKeys,
+  nearestKey,
+  type OptionKeys,
+  readOptions,
+  unknownKeyError,
+} from './known-keys.ts';
+export {
   type FieldAt,
   fixOf,
   type OptionProblem,

@@ -38,4 +38,13 @@ export {
   outcomeDigest,
 } from './output-budget.ts';
 export { closePythonWorkers, configurePython, type PythonOptions } from './python/index.ts';
-export { type MatrixRow, type OutcomeMatrix, RunAbortedError, type RunOptions, run } from './run.ts';
+export {
+  type MatrixRow,
+  type OutcomeMatrix,
+  RUN_LIMIT_KEYS,
+  RUN_OPTION_KEYS,
+  RunAbortedError,
+  type RunOptions,
+  run,
+} from './run.ts';
+export { uniqueLabels } from './unique-labels.ts';

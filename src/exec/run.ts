@@ -1,6 +1,6 @@
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import type { Args } from '../contract/index.ts';
-import { CrosscheckError, describeValue, readMs } from '../errors/index.ts';
+import { CrosscheckError, describeValue, knownKeys, readMs, readOptions } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { encode, type Tagged } from '../values/index.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
@@ -29,6 +29,25 @@ export interface RunOptions extends Partial<ExecLimits>, OutputBudgetOptions {
    */
   isolation?: IsolationMode;
 }
+
+/**
+ * The execution limits an analysing API (`measure`, `detect`, the matchers, …) takes under
+ * its `run` option: those of {@link RunOptions} but the signal and the progress callback, which
+ * the API owns. @internal
+ */
+export const RUN_LIMIT_KEYS = knownKeys<Omit<RunOptions, 'signal' | 'onProgress'>>({
+  timeoutMs: true,
+  budgetMs: true,
+  candidateTimeMs: true,
+  maxOutputBytes: true,
+  memoryMb: true,
+  maxRowOutputBytes: true,
+  maxRunOutputBytes: true,
+  isolation: true,
+});
+
+/** The keys of {@link RunOptions}. @internal */
+export const RUN_OPTION_KEYS = knownKeys<RunOptions>({ ...RUN_LIMIT_KEYS, signal: true, onProgress: true });
 
 /** One row of the matrix: who ran. @public */
 export interface MatrixRow {
@@ -175,7 +194,7 @@ export const run = async (
     );
   }
   // Own properties only: a polluted Object.prototype (say `maxOutputBytes`) must not set a limit.
-  options = Object.assign(Object.create(null), options);
+  options = readOptions<RunOptions>({ where }, options, RUN_OPTION_KEYS, '{ timeoutMs: 1000 }');
   const limits = resolveLimits(task, options);
   const rows: Candidate[] = task.reference ? [...candidates, task.reference] : [...candidates];
   const trusted = rows.every((c) => c.kind === 'function');

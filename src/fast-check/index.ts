@@ -14,8 +14,8 @@
 import fc from 'fast-check';
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { type Args, type Gen, isGen } from '../contract/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
-import { describeOutcome, type Outcome, type RunOptions, run } from '../exec/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
+import { describeOutcome, type Outcome, RUN_LIMIT_KEYS, type RunOptions, run } from '../exec/index.ts';
 import { type Cell, defaultEquality, relate, toCell } from '../measure/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 import { isTask, type Task } from '../task/index.ts';
@@ -76,6 +76,14 @@ export interface CoherenceProperty<A extends Args = Args> extends fc.IAsyncPrope
 
 const WHERE = 'coherenceProperty(task, candidates, options)';
 
+const COHERENCE_KEYS = knownKeys<CoherenceOptions>({
+  inputs: true,
+  equality: true,
+  validOnly: true,
+  compareErrorMessages: true,
+  run: RUN_LIMIT_KEYS,
+});
+
 const arbitraryOf = <A extends Args>(
   task: Task<A>,
   inputs: CoherenceOptions<A>['inputs'],
@@ -125,6 +133,14 @@ export const coherenceProperty = <A extends Args = Args>(
       { where: WHERE },
     );
   }
+  if (typeof options !== 'object' || options === null) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${WHERE}: options must be an object, got ${describeValue(options)}. Pass e.g. { validOnly: true }.`,
+      { where: WHERE },
+    );
+  }
+  checkKeys({ where: WHERE }, options, COHERENCE_KEYS);
   const arbitrary = arbitraryOf(task, options.inputs);
   const rules = {
     compare: comparator(options.equality ?? defaultEquality(task, candidates)),

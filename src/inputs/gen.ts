@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { type Candidate, fromFunctions, isCandidate } from '../candidates/index.ts';
 import { type Args, GEN_BRAND, type Gen } from '../contract/index.ts';
-import { CrosscheckError, describeValue, readPositiveInt, readSeed } from '../errors/index.ts';
+import {
+  CrosscheckError,
+  checkKeys,
+  describeValue,
+  knownKeys,
+  readPositiveInt,
+  readSeed,
+} from '../errors/index.ts';
 import type { Outcome } from '../exec/index.ts';
 import { type RunOptions, run } from '../exec/index.ts';
 import { defineTask, isTask, type Task } from '../task/index.ts';
@@ -21,6 +28,13 @@ export interface GenerateOptions {
   /** Called after each round with the number of accepted inputs and draws so far. */
   onProgress?: (accepted: number, drawn: number) => void;
 }
+
+const GENERATE_KEYS = knownKeys<GenerateOptions>({
+  seed: true,
+  signal: true,
+  maxDraws: true,
+  onProgress: true,
+});
 
 /** What {@link CrosscheckGen.generateWithReport} found out while drawing. @public */
 export interface GenerateReport<A extends Args = Args> {
@@ -207,6 +221,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
   async generateWithReport(n: number, options: GenerateOptions): Promise<GenerateReport<A>> {
     const where = 'gen.generate(n, options)';
     readPositiveInt({ where, field: 'n' }, n, undefined, 0);
+    if (typeof options === 'object' && options !== null) checkKeys({ where }, options, GENERATE_KEYS);
     const seed = readSeed({ where, field: 'seed' }, (options as Partial<GenerateOptions> | undefined)?.seed);
     const { signal, onProgress } = options;
     const maxDraws = options.maxDraws ?? 50 * n + 1000;

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import { type Args, type Gen, isGen } from '../contract/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
 import { compareComplexity, complexity, shrinkArgs } from './structural-shrink.ts';
 
 /** Options of {@link shrinkWitness}. @public */
@@ -12,6 +12,8 @@ export interface ShrinkWitnessOptions {
   maxSteps?: number;
   signal?: AbortSignal;
 }
+
+const SHRINK_KEYS = knownKeys<ShrinkWitnessOptions>({ maxSteps: true, signal: true });
 
 /** What {@link shrinkWitness} found. @public */
 export interface ShrunkWitness<A extends Args = Args> {
@@ -59,6 +61,9 @@ export const shrinkWitness = async <A extends Args>(
   options: ShrinkWitnessOptions = {},
 ): Promise<ShrunkWitness<A>> => {
   const where = 'shrinkWitness(gen, args, stillFails)';
+  if (typeof options === 'object' && options !== null) {
+    checkKeys({ where: `${where.slice(0, -1)}, options)` }, options, SHRINK_KEYS);
+  }
   if (gen !== null && !isGen(gen)) {
     throw new CrosscheckError(
       'INVALID_OPTION',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Args } from '../contract/index.ts';
-import { optionError } from '../errors/index.ts';
+import { checkKeys, knownKeys, type OptionKeys, optionError, readOptions } from '../errors/index.ts';
 import { FrozenSet, PyDict, PyFloat, Tuple } from '../values/index.ts';
 import { CrosscheckGen } from './gen.ts';
 import { type SchemaArgs, schemaArgsArbitrary } from './json-schema.ts';
@@ -24,10 +24,22 @@ const invalid = (where: string, field: string, rule: string, got: unknown, fix: 
   throw optionError({ where, field, rule, got, fix });
 };
 
-const checkSizeOptions = (where: string, options: SizeOptions): void => {
+const RANGE_KEYS = { min: true, max: true } as const;
+
+/** The keys of {@link SizeOptions}, shared by the sources that take them. */
+const SIZE_KEYS = knownKeys<SizeOptions>({
+  size: true,
+  maxLength: true,
+  int: RANGE_KEYS,
+  float: RANGE_KEYS,
+  specialFloats: true,
+});
+
+const checkSizeOptions = (where: string, options: SizeOptions, known: OptionKeys = SIZE_KEYS): void => {
   if (typeof options !== 'object' || options === null) {
     invalid(where, 'options', 'must be an object', options, 'Pass e.g. { maxLength: 20 }.');
   }
+  checkKeys({ where }, options, known);
   const { maxLength, int, float } = options;
   if (maxLength !== undefined && (!Number.isInteger(maxLength) || maxLength < 0)) {
     invalid(where, 'maxLength', 'must be a non-negative integer', maxLength, 'Pass e.g. { maxLength: 20 }.');
@@ -73,7 +85,12 @@ export const fromArbitrary = <A extends Args>(
       'Pass e.g. fc.tuple(fc.array(fc.integer()), fc.nat()).',
     );
   }
-  return new CrosscheckGen(arbitrary, options.description ?? 'a fast-check arbitrary');
+  const own = readOptions<{ description?: string }>(
+    { where: 'gen.fromArbitrary(arbitrary, options)' },
+    options,
+    knownKeys<{ description?: string }>({ description: true }),
+  );
+  return new CrosscheckGen(arbitrary, own.description ?? 'a fast-check arbitrary');
 };
 
 /**
@@ -103,7 +120,11 @@ export const fromJsonSchema = (
   options: SizeOptions & { args?: SchemaArgs } = {},
 ): CrosscheckGen<unknown[]> => {
   const where = 'gen.fromJsonSchema(schema, options)';
-  checkSizeOptions(where, options);
+  checkSizeOptions(
+    where,
+    options,
+    knownKeys<SizeOptions & { args?: SchemaArgs }>({ ...SIZE_KEYS, args: true }),
+  );
   if (options.args !== undefined && !['auto', 'tuple', 'single'].includes(options.args)) {
     invalid(where, 'args', "must be 'auto', 'tuple' or 'single'", options.args, '');
   }
@@ -174,7 +195,7 @@ export const fromExamples = (
   options: ExampleOptions = {},
 ): CrosscheckGen<unknown[]> => {
   const where = 'gen.fromExamples(examples, options)';
-  checkSizeOptions(where, options);
+  checkSizeOptions(where, options, knownKeys<ExampleOptions>({ ...SIZE_KEYS, language: true }));
   const tuples = checkTuples(
     where,
     'examples',
@@ -255,6 +276,17 @@ export const fromSeeds = (seeds: readonly Args[], options: SeedOptions = {}): Cr
   if (typeof options !== 'object' || options === null) {
     invalid(where, 'options', 'must be an object', options, "Pass e.g. { profile: 'typed' }.");
   }
+  checkKeys(
+    { where },
+    options,
+    knownKeys<SeedOptions>({
+      profile: true,
+      mutations: true,
+      maxLength: true,
+      language: true,
+      signature: true,
+    }),
+  );
   const tuples = checkTuples(
     where,
     'seeds',

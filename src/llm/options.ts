@@ -1,7 +1,14 @@
 import { resolve } from 'node:path';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
 import { BUILTIN_PRICES, loadPrices } from './prices.ts';
-import type { CacheMode, CacheModeSource, LlmOptions, Prices, SamplingOptions } from './types.ts';
+import type {
+  CacheMode,
+  CacheModeSource,
+  LlmOptions,
+  Prices,
+  SampleCandidatesOptions,
+  SamplingOptions,
+} from './types.ts';
 
 /** The resolved form of {@link LlmOptions}. */
 export interface ResolvedLlmOptions {
@@ -30,6 +37,57 @@ export interface ResolvedLlmOptions {
 export const OPENAI_URL = 'https://api.openai.com/v1';
 const MODES: readonly CacheMode[] = ['read-write', 'replay-only', 'refresh', 'off'];
 const WHERE = 'createLlm(options)';
+
+/** The keys of {@link SamplingOptions}. @internal */
+export const SAMPLING_KEYS = knownKeys<SamplingOptions>({
+  temperature: true,
+  topP: true,
+  maxTokens: true,
+  stop: true,
+  seed: true,
+  presencePenalty: true,
+  frequencyPenalty: true,
+  logprobs: true,
+  topLogprobs: true,
+  responseFormat: true,
+  extra: true,
+});
+
+/** Where a sampling key the API does not know belongs. */
+const SAMPLING_HINT = 'Server-specific sampling fields go in `sampling.extra`.';
+
+/** The keys {@link createLlm} takes, nested ones too. @internal */
+export const LLM_OPTION_KEYS = knownKeys<LlmOptions>({
+  model: true,
+  baseURL: true,
+  apiKey: true,
+  provider: true,
+  sampling: SAMPLING_KEYS,
+  strategy: true,
+  cache: { dir: true, mode: true },
+  maxConcurrency: true,
+  timeoutMs: true,
+  retry: knownKeys<NonNullable<LlmOptions['retry']>>({
+    maxRetries: true,
+    baseDelayMs: true,
+    maxDelayMs: true,
+    maxRetryAfterMs: true,
+  }),
+  prices: true,
+  headers: true,
+  maxReplyBytes: true,
+  onWarning: true,
+});
+
+/** The keys of `llm.sampleCandidates(task, options)`. @internal */
+export const SAMPLE_CANDIDATES_KEYS = knownKeys<SampleCandidatesOptions>({
+  n: true,
+  language: true,
+  start: true,
+  prompt: true,
+  sampling: SAMPLING_KEYS,
+  signal: true,
+});
 
 const bad = (option: string, rule: string, got: unknown, fix = ''): never => {
   throw new CrosscheckError(
@@ -78,23 +136,7 @@ const readSampling = (x: unknown, option = 'sampling'): SamplingOptions => {
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || !ok(v)))
       bad(`${option}.${k}`, rule, v);
   };
-  const known = [
-    'temperature',
-    'topP',
-    'maxTokens',
-    'stop',
-    'seed',
-    'presencePenalty',
-    'frequencyPenalty',
-    'logprobs',
-    'topLogprobs',
-    'responseFormat',
-    'extra',
-  ];
-  for (const k of Object.keys(s)) {
-    if (!known.includes(k))
-      bad(`${option}.${k}`, `one of ${known.join(', ')}`, k, 'Server-specific fields go in `extra`.');
-  }
+  checkKeys({ where: WHERE, hint: SAMPLING_HINT }, s, SAMPLING_KEYS, `${option}.`);
   num('temperature', (v) => v >= 0 && v <= 2, 'a number in [0, 2]');
   num('topP', (v) => v > 0 && v <= 1, 'a number in (0, 1]');
   num('maxTokens', (v) => Number.isSafeInteger(v) && v > 0, 'a positive integer');
@@ -119,6 +161,7 @@ export const resolveLlmOptions = (
   env: NodeJS.ProcessEnv,
 ): ResolvedLlmOptions => {
   if (raw !== undefined && (typeof raw !== 'object' || raw === null)) bad('options', 'an object', raw);
+  if (raw !== undefined) checkKeys({ where: WHERE, hint: SAMPLING_HINT }, raw, LLM_OPTION_KEYS);
   const o = { ...(raw ?? {}) } as LlmOptions;
 
   const model = o.model ?? nonEmpty(env.CROSSCHECK_LLM_MODEL);

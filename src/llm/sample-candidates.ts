@@ -4,8 +4,9 @@ import {
   type SourceCandidate,
   type SourceLanguage,
 } from '../candidates/index.ts';
-import { CrosscheckError, describeValue, isCrosscheckError } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, isCrosscheckError, knownKeys } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
+import { SAMPLE_CANDIDATES_KEYS } from './options.ts';
 import { codegenMessages, entryOf } from './prompts.ts';
 import { AttemptFailure } from './transport.ts';
 import type { ChatMessage, ChatRequest, Completion, Llm, SampleCandidatesOptions } from './types.ts';
@@ -34,6 +35,7 @@ const prepare = (llm: Llm, task: Task, opts: SampleCandidatesOptions): Prepared 
       `${where}: expected options { n, language }, got ${describeValue(opts)}.`,
       { where },
     );
+  checkKeys({ where }, opts, SAMPLE_CANDIDATES_KEYS);
   const { n, language, prompt = 'crosscheck' } = opts;
   if (!Number.isSafeInteger(n) || n < 1)
     throw new CrosscheckError(
@@ -182,6 +184,8 @@ export interface FromModelOptions extends SampleCandidatesOptions {
   llm: Llm;
 }
 
+const FROM_MODEL_KEYS = knownKeys<FromModelOptions>({ ...SAMPLE_CANDIDATES_KEYS, llm: true });
+
 /**
  * Samples `n` source candidates for a task from a model: the task becomes a prompt (`crosscheck`
  * for JS, TS or Python, or the incoherence paper's `difftrust`), each reply a candidate tagged
@@ -202,6 +206,11 @@ export const fromModel = (task: Task, options: FromModelOptions): Promise<Source
         },
       ),
     );
+  }
+  try {
+    checkKeys({ where }, options, FROM_MODEL_KEYS);
+  } catch (error) {
+    return Promise.reject(error);
   }
   const { llm: _, ...rest } = options;
   return llm.sampleCandidates(task, rest);

@@ -1,11 +1,11 @@
 import type { Candidate } from '../candidates/index.ts';
 import type { Args } from '../contract/index.ts';
 import { readProbability } from '../errors/index.ts';
-import { combineIsolation, describeOutcome, type IsolationUsed, run } from '../exec/index.ts';
+import { combineIsolation, describeOutcome, type IsolationUsed, run, uniqueLabels } from '../exec/index.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import { pairCounts, toCell, type UnknownPolicy } from './agreement.ts';
-import { type DetectOptions, drawInputs, resolveCommon } from './options.ts';
+import { DETECT_KEYS, type DetectOptions, drawInputs, resolveCommon } from './options.ts';
 import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, type Witness } from './witness.ts';
 
@@ -109,7 +109,7 @@ export const detect = async <A extends Args>(
   options: DetectOptions<A> = {},
 ): Promise<Detection<A>> => {
   const started = performance.now();
-  const r = resolveCommon(WHERE, task, candidates, options, 2);
+  const r = resolveCommon(WHERE, task, candidates, options, DETECT_KEYS, 2);
   // Own properties only: a polluted Object.prototype must not set an option.
   const own: typeof options = Object.assign(Object.create(null), options);
   const epsilon = readProbability({ where: WHERE, field: 'epsilon' }, own.epsilon, 0.05);
@@ -188,10 +188,7 @@ export const detect = async <A extends Args>(
     ),
     isolation,
   };
-  const silent = silentPoolReason(
-    candidates.map((c) => c.label),
-    ran,
-  );
+  const silent = silentPoolReason(uniqueLabels(candidates.map((c) => c.label)), ran);
   if (silent !== null) {
     return {
       ...base,

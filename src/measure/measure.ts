@@ -22,7 +22,7 @@ import {
   semanticEntropy,
   type UnknownCounts,
 } from './analyze.ts';
-import { drawInputs, type Estimator, type MeasureOptions, resolveCommon } from './options.ts';
+import { drawInputs, type Estimator, MEASURE_KEYS, type MeasureOptions, resolveCommon } from './options.ts';
 import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, pickWitness, type Witness } from './witness.ts';
 
@@ -160,7 +160,7 @@ export const measure = async <A extends Args>(
   options: MeasureOptions<A> = {},
 ): Promise<Measurement<A>> => {
   const started = performance.now();
-  const r = resolveCommon(WHERE, task, candidates, options, 1);
+  const r = resolveCommon(WHERE, task, candidates, options, MEASURE_KEYS, 1);
   // Own properties only: a polluted Object.prototype must not set an option.
   const own: typeof options = Object.assign(Object.create(null), options);
   const delta = readProbability({ where: WHERE, field: 'delta' }, own.delta, 0.05);

@@ -1,7 +1,16 @@
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { type Args, type Gen, isGen } from '../contract/index.ts';
-import { CrosscheckError, describeValue, optionError, readSeed } from '../errors/index.ts';
-import type { RunOptions } from '../exec/index.ts';
+import {
+  CrosscheckError,
+  describeValue,
+  type KnownKeys,
+  knownKeys,
+  type OptionKeys,
+  optionError,
+  readOptions,
+  readSeed,
+} from '../errors/index.ts';
+import { RUN_LIMIT_KEYS, type RunOptions } from '../exec/index.ts';
 import { argsKey } from '../inputs/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { comparator, type Equality } from '../values/index.ts';
@@ -94,6 +103,29 @@ export interface DetectOptions<A extends Args = Args> extends CommonOptions<A> {
   delta?: number;
 }
 
+const COMMON_KEYS = {
+  inputs: true,
+  seed: true,
+  equality: true,
+  compareErrorMessages: true,
+  unknown: true,
+  shrink: true,
+  run: RUN_LIMIT_KEYS,
+  signal: true,
+} as const satisfies KnownKeys<CommonOptions>;
+
+/** The keys {@link measure} takes, checked against {@link MeasureOptions}. @internal */
+export const MEASURE_KEYS = knownKeys<MeasureOptions>({
+  ...COMMON_KEYS,
+  n: true,
+  delta: true,
+  estimator: true,
+  minInputs: true,
+});
+
+/** The keys {@link detect} takes, checked against {@link DetectOptions}. @internal */
+export const DETECT_KEYS = knownKeys<DetectOptions>({ ...COMMON_KEYS, epsilon: true, delta: true });
+
 /** The resolved form shared by measure and detect. @internal */
 export interface Resolved<A extends Args = Args> {
   readonly task: Task<A>;
@@ -163,6 +195,7 @@ export const resolveCommon = <A extends Args>(
   task: Task<A>,
   candidates: readonly Candidate[],
   raw: CommonOptions<A> | undefined,
+  known: OptionKeys,
   minCandidates: number,
 ): Resolved<A> => {
   if (!isTask(task)) {
@@ -181,16 +214,12 @@ export const resolveCommon = <A extends Args>(
       { where },
     );
   }
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null)) {
-    throw optionError({
-      where,
-      field: 'options',
-      rule: 'must be an object',
-      got: raw,
-      fix: 'Pass e.g. { seed: 42 }.',
-    });
-  }
-  const options: CommonOptions<A> = Object.assign(Object.create(null), raw);
+  const options = readOptions<CommonOptions<A>>(
+    { where },
+    raw,
+    known as KnownKeys<CommonOptions<A>> & OptionKeys,
+    '{ seed: 42 }',
+  );
   const source = readSource(where, task, options.inputs);
   const gen = isGen(source) ? (source as Gen<A>) : null;
   const equality = options.equality ?? defaultEquality(task, candidates);

@@ -1,5 +1,5 @@
 import type { Args } from '../contract/index.ts';
-import { describeOutcome, type Outcome, type OutcomeKind, run } from '../exec/index.ts';
+import { describeOutcome, type Outcome, type OutcomeKind, run, uniqueLabels } from '../exec/index.ts';
 import { compareComplexity, complexity, shrinkWitness } from '../inputs/index.ts';
 import { toWire } from '../values/index.ts';
 import { type Cell, cellsAgree, cellsDisagree, pairCounts, toCell } from './agreement.ts';
@@ -114,7 +114,8 @@ export const buildWitness = async <A extends Args>(
   reason: WitnessReason,
 ): Promise<Witness<A>> => {
   const original = inputs[index] as A;
-  const labels = r.candidates.map((c) => c.label);
+  // The names the run gives its rows: two pools' `model#0` stay two candidates in a witness.
+  const labels = uniqueLabels(r.candidates.map((c) => c.label));
   let args = original;
   let shrink: Witness['shrink'] = null;
   // A witness with a timeout or crash is not shrunk: every step would wait for the hang again.

@@ -23,6 +23,7 @@ export { mergeReports, missingShards } from './merge.ts';
 export {
   defaultJsonPath,
   REPORT_FORMATS,
+  REPORTER_KEYS,
   type ReporterOptions,
   type ReportFormat,
   type ResolvedReporterOptions,

@@ -1,5 +1,5 @@
 import { isAbsolute, join } from 'node:path';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
 import { renderHtml } from './render-html.ts';
 import { REPORT_FILE, renderJson } from './render-json.ts';
 import { renderMarkdown } from './render-markdown.ts';
@@ -85,7 +85,16 @@ export interface ResolvedReporterOptions {
   readonly terminalOptions: TerminalOptions;
 }
 
-const KEYS = ['terminal', 'json', 'markdown', 'html', 'githubSummary', 'color', 'width'] as const;
+/** The keys of {@link ReporterOptions}, shared by both reporters. @internal */
+export const REPORTER_KEYS = knownKeys<ReporterOptions>({
+  terminal: true,
+  json: true,
+  markdown: true,
+  html: true,
+  githubSummary: true,
+  color: true,
+  width: true,
+});
 
 /** Validates reporter options (`where` names the reporter). @internal */
 export const resolveReporterOptions = (raw: unknown, where: string): ResolvedReporterOptions => {
@@ -107,15 +116,7 @@ export const resolveReporterOptions = (raw: unknown, where: string): ResolvedRep
       },
     );
   }
-  for (const key of Object.keys(o)) {
-    if (!(KEYS as readonly string[]).includes(key)) {
-      throw new CrosscheckError(
-        'INVALID_OPTION',
-        `${where}: unknown option \`${key}\`; the options are ${KEYS.join(', ')}.`,
-        { where },
-      );
-    }
-  }
+  checkKeys({ where }, o, REPORTER_KEYS);
   const flag = (key: string, fallback: boolean): boolean => {
     if (o[key] === undefined) return fallback;
     if (typeof o[key] !== 'boolean') throw bad(key, 'must be a boolean');

@@ -5,11 +5,16 @@
  * @packageDocumentation
  */
 import { type Candidate, isCandidate } from '../candidates/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys, type OptionKeys } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { type ReviewBenchOptions, type ReviewBenchResult, runReviewBench } from './bench.ts';
 import { isLlm, reviewLlmOf } from './llm-adapter.ts';
-import { type ResolvedReviewOptions, type ReviewOptions, resolveReviewOptions } from './options.ts';
+import {
+  REVIEW_KEYS,
+  type ResolvedReviewOptions,
+  type ReviewOptions,
+  resolveReviewOptions,
+} from './options.ts';
 import { type PoolMeasureOptions, type PoolReview, reviewPoolWith } from './pool.ts';
 import { reviewWith } from './review.ts';
 import { type ZeroShotReview, zeroShotWith } from './zero-shot.ts';
@@ -33,7 +38,7 @@ export {
   calibrateThreshold,
   type ThresholdCalibration,
 } from './calibrate.ts';
-export type { ReviewCalibration, ReviewOptions } from './options.ts';
+export { REVIEW_KEYS, type ReviewCalibration, type ReviewOptions } from './options.ts';
 export type { PoolMeasureOptions, PoolReview, ReviewedClass } from './pool.ts';
 export type { ReviewCall, ReviewPurpose } from './port.ts';
 export { reviewData, reviewTokens } from './record.ts';
@@ -50,8 +55,16 @@ export type {
 
 let defaults: Partial<ReviewOptions> = {};
 
-/** Resolves public options (clients from createLlm) into review's view of them. */
-const resolve = (options: Partial<ReviewOptions> | undefined): ResolvedReviewOptions => {
+/**
+ * Resolves public options (clients from createLlm) into review's view of them, after refusing
+ * keys `known` does not list (the defaults were checked by configureReview).
+ */
+const resolve = (
+  options: Partial<ReviewOptions> | undefined,
+  where: string,
+  known: OptionKeys = REVIEW_KEYS,
+): ResolvedReviewOptions => {
+  if (typeof options === 'object' && options !== null) checkKeys({ where }, options, known);
   const o = resolveReviewOptions({ ...defaults, ...options } as ReviewOptions, isLlm);
   return { ...o, llm: reviewLlmOf(o.llm), judge: reviewLlmOf(o.judge) };
 };
@@ -71,6 +84,7 @@ export const configureReview = (options: Partial<ReviewOptions>): void => {
       },
     );
   }
+  checkKeys({ where: 'configureReview(options)' }, options, REVIEW_KEYS);
   defaults = { ...defaults, ...options };
 };
 
@@ -108,8 +122,26 @@ export const review = async (
 ): Promise<Review> => {
   const where = 'review(task, candidate, options)';
   checkArgs(task, candidate, where);
-  const o = resolve(options);
+  const o = resolve(options, where);
   return reviewWith(task, candidate, o, where);
+};
+
+/** The keys {@link reviewPool} takes: {@link review}'s and the pool's `measure`. @internal */
+export const REVIEW_POOL_KEYS = knownKeys<ReviewPoolOptions>({
+  ...REVIEW_KEYS,
+  measure: knownKeys<PoolMeasureOptions>({ n: true, seed: true, inputs: true, equality: true }),
+  disagreements: true,
+});
+
+const STABILITY_KEYS = knownKeys<ReviewStabilityOptions>({ ...REVIEW_KEYS, runs: true });
+
+/** Options of {@link reviewStability}: {@link review}'s (but `seed`, which each rerun sets) and `runs`. @public */
+export type ReviewStabilityOptions = Partial<ReviewOptions> & {
+  /**
+   * How many reviews, with seeds 0 to runs − 1.
+   * @defaultValue 3
+   */
+  runs?: number;
 };
 
 /**
@@ -126,7 +158,7 @@ export const reviewZeroShot = async (
 ): Promise<ZeroShotReview> => {
   const where = 'reviewZeroShot(task, candidate, options)';
   checkArgs(task, candidate, where);
-  return zeroShotWith(task, candidate, resolve(options), where);
+  return zeroShotWith(task, candidate, resolve(options, where), where);
 };
 
 /** Options of {@link reviewPool}. @public */
@@ -162,6 +194,7 @@ export const reviewPool = async (
       },
     );
   for (const c of pool) checkArgs(task, c, where);
+  if (typeof options === 'object' && options !== null) checkKeys({ where }, options, REVIEW_POOL_KEYS);
   const { measure: measureOptions, disagreements = true, ...rest } = options ?? {};
   if (typeof disagreements !== 'boolean')
     throw new CrosscheckError(
@@ -169,7 +202,7 @@ export const reviewPool = async (
       `${where}: \`disagreements\` must be a boolean, got ${describeValue(disagreements)}. Use false to judge only the generated scenarios.`,
       { where },
     );
-  const o = resolve(rest);
+  const o = resolve(rest, where);
   return reviewPoolWith(task, pool, o, measureOptions ?? {}, where, disagreements);
 };
 
@@ -181,13 +214,15 @@ export const reviewPool = async (
 export const reviewStability = async (
   task: Task,
   candidate: Candidate,
-  options: Partial<ReviewOptions> & { runs?: number },
+  options: ReviewStabilityOptions,
 ): Promise<{
   reviews: Review[];
   verdicts: Review['verdict'][];
   scores: (number | null)[];
   stable: boolean;
 }> => {
+  if (typeof options === 'object' && options !== null)
+    checkKeys({ where: 'reviewStability(task, candidate, options)' }, options, STABILITY_KEYS);
   const { runs = 3, seed: _ignored, ...rest } = options ?? {};
   if (!Number.isInteger(runs) || runs < 1)
     throw new CrosscheckError(
@@ -215,4 +250,4 @@ export const reviewStability = async (
  */
 export const benchReview = async (
   options: ReviewBenchOptions & { review: Partial<ReviewOptions> },
-): Promise<ReviewBenchResult> => runReviewBench(options, resolve(options.review));
+): Promise<ReviewBenchResult> => runReviewBench(options, resolve(options.review, 'benchReview(options)'));

@@ -1,5 +1,5 @@
 import { type Candidate, isCandidate } from '../candidates/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, describeValue, type KnownKeys, knownKeys } from '../errors/index.ts';
 import type { ExecLimits } from '../exec/index.ts';
 import type { Llm } from '../llm/index.ts';
 import { isCalibration, type ThresholdCalibration } from './calibrate.ts';
@@ -79,6 +79,31 @@ export interface ReviewCalibration {
 }
 
 const WHERE = 'review(task, candidate, options)';
+
+/** The keys {@link review} takes, checked against {@link ReviewOptions}. @internal */
+export const REVIEW_KEYS = knownKeys<ReviewOptions>({
+  llm: true,
+  judge: true,
+  scenarios: true,
+  inputsPerScenario: true,
+  repairBudget: true,
+  threshold: true,
+  temperature: true,
+  seed: true,
+  earlyStop: true,
+  maxCalls: true,
+  judgeRejections: true,
+  confirmInputsWith: true,
+  pool: true,
+  run: {
+    timeoutMs: true,
+    budgetMs: true,
+    candidateTimeMs: true,
+    maxOutputBytes: true,
+    memoryMb: true,
+  } satisfies KnownKeys<ExecLimits>,
+  signal: true,
+});
 
 const bad = (name: string, rule: string, value: unknown, fix: string): never => {
   throw new CrosscheckError(

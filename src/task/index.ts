@@ -4,7 +4,7 @@
  */
 import { type Candidate, fromFunctions, isCandidate } from '../candidates/index.ts';
 import { type Args, type Gen, isGen } from '../contract/index.ts';
-import { CrosscheckError, describeValue, optionError } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys, optionError } from '../errors/index.ts';
 import { comparator, type Equality } from '../values/index.ts';
 
 /** What {@link defineTask} accepts. @public */
@@ -54,34 +54,18 @@ export interface Task<A extends Args = Args> {
 const TASK_BRAND = Symbol.for('crosscheck.task');
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
-const FIELDS: readonly (keyof TaskSpec)[] = [
-  'name',
-  'description',
-  'signature',
-  'entry',
-  'inputs',
-  'reference',
-  'equality',
-  'invalidInput',
-  'timeoutMs',
-];
-
-/** Levenshtein distance, for "did you mean" hints on misspelt fields. */
-const editDistance = (a: string, b: string): number => {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        (row[j] as number) + 1,
-        (next[j - 1] as number) + 1,
-        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length] as number;
-};
+/** The fields of a {@link TaskSpec}, checked against the interface at compile time. */
+const FIELDS = knownKeys<TaskSpec>({
+  name: true,
+  description: true,
+  signature: true,
+  entry: true,
+  inputs: true,
+  reference: true,
+  equality: true,
+  invalidInput: true,
+  timeoutMs: true,
+});
 
 const fail = (field: string, rule: string, got: unknown, fix?: string): never => {
   throw optionError({ code: 'INVALID_TASK', where: 'defineTask', field, rule, got, fix });
@@ -106,16 +90,7 @@ const asLiteral = (value: unknown): string => {
 export const defineTask = <A extends Args = Args>(spec: TaskSpec<A>): Task<A> => {
   if (typeof spec !== 'object' || spec === null) fail('spec', 'must be an object', spec);
   const { name, description, signature, entry, inputs, reference, equality, invalidInput, timeoutMs } = spec;
-  for (const key of Object.keys(spec)) {
-    if (!FIELDS.includes(key as keyof TaskSpec)) {
-      const near = FIELDS.find((f) => editDistance(f.toLowerCase(), key.toLowerCase()) <= 2);
-      throw new CrosscheckError(
-        'INVALID_TASK',
-        `defineTask: unknown field \`${key}\`${near ? `; did you mean \`${near}\`?` : '.'} A task takes ${FIELDS.map((f) => `\`${f}\``).join(', ')}.`,
-        { where: `defineTask({ ${key} })` },
-      );
-    }
-  }
+  checkKeys({ where: 'defineTask', code: 'INVALID_TASK', noun: 'field' }, spec, FIELDS);
   if (typeof name !== 'string' || name.trim() === '') {
     fail(
       'name',

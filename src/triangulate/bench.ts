@@ -1,6 +1,6 @@
 import { listModels, loadCandidates, loadTasks, resolveBenchOptions, taskInputs } from '../bench/index.ts';
 import { type Candidate, fromSources } from '../candidates/index.ts';
-import { CrosscheckError } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, knownKeys } from '../errors/index.ts';
 import { run } from '../exec/index.ts';
 import {
   type AbstentionCounts,
@@ -38,6 +38,21 @@ export interface TriangulationBenchOptions {
   readonly signal?: AbortSignal;
   readonly onTask?: (model: string, task: string, done: number, total: number) => void;
 }
+
+const BENCH_KEYS = knownKeys<TriangulationBenchOptions>({
+  data: true,
+  models: true,
+  tasks: true,
+  limit: true,
+  samples: true,
+  n: true,
+  seed: true,
+  methods: true,
+  semantics: true,
+  timeoutMs: true,
+  signal: true,
+  onTask: true,
+});
 
 /** One model × method row. @public */
 export interface TriangulationBenchRow {
@@ -80,6 +95,8 @@ interface Acc {
 export const runTriangulationBench = async (
   o: TriangulationBenchOptions,
 ): Promise<TriangulationBenchResult> => {
+  if (typeof o === 'object' && o !== null)
+    checkKeys({ where: 'runTriangulationBench(options)' }, o, BENCH_KEYS);
   const samples = o.samples ?? 10;
   const n = o.n ?? 25;
   const seed = o.seed ?? 1;

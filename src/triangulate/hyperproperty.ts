@@ -1,4 +1,4 @@
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue } from '../errors/index.ts';
 import type { Args } from '../inputs/index.ts';
 import { encode, formatTagged, Tuple } from '../values/index.ts';
 import type { Callable } from './calls.ts';
@@ -122,6 +122,13 @@ export const defineHyperproperty = (spec: {
       { where },
     );
   }
+  checkKeys({ where, noun: 'field' }, spec, {
+    name: true,
+    formula: true,
+    bijective: true,
+    stage: true,
+    check: true,
+  } satisfies Record<keyof typeof spec, true>);
   if (typeof spec.name !== 'string' || spec.name === '')
     throw new CrosscheckError(
       'INVALID_OPTION',

@@ -84,6 +84,7 @@ export {
   type ComposedWitness,
   type StagePass,
   type StageResult,
+  TRIANGULATE_KEYS,
   type TriangulateOptions,
   type TriangulationResult,
   triangulate,

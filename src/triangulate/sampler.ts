@@ -6,7 +6,7 @@
  * no decision prompt. The prompts state the facts of the authors' prompts in our own words.
  */
 import { type Candidate, extractCode, fromSources } from '../candidates/index.ts';
-import { CrosscheckError } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, knownKeys } from '../errors/index.ts';
 import type { ChatMessage, Llm } from '../llm/index.ts';
 import type { Task } from '../task/index.ts';
 
@@ -281,12 +281,16 @@ export interface TriangulationSamplerOptions {
   extraDraws?: number;
 }
 
+const SAMPLER_KEYS = knownKeys<TriangulationSamplerOptions>({ temperature: true, extraDraws: true });
+
 /**
  * A witness sampler over an LLM client (FWD-INV, FWD-SINV, and ENUM-SINV with its FWD-ENUM stage). Decisions retry up to three fresh
  * samples when a reply has no answer; a program reply without code draws the next sample index.
  * @public
  */
 export const triangulationSampler = (llm: Llm, o: TriangulationSamplerOptions = {}): WitnessSampler => {
+  if (typeof o === 'object' && o !== null)
+    checkKeys({ where: 'triangulationSampler(llm, options)' }, o, SAMPLER_KEYS);
   const sampling = { temperature: o.temperature ?? 1.0 };
   const start = llm.ledger.mark();
   const decide = async (messages: ChatMessage[], what: string): Promise<string> => {

@@ -1,4 +1,11 @@
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import {
+  CrosscheckError,
+  checkKeys,
+  describeValue,
+  type KnownKeys,
+  knownKeys,
+  type OptionKeys,
+} from '../errors/index.ts';
 import { type Hyperproperty, isHyperproperty } from './hyperproperty.ts';
 
 /**
@@ -42,19 +49,29 @@ export type Transformation =
 /** What `transformation` accepts: a name (inverting argument 0), a descriptor or a custom hyperproperty. @public */
 export type TransformationSpec = 'fwd-inv' | 'fwd-sinv' | 'enum-sinv' | Transformation | Hyperproperty;
 
+/** Which argument a transformation inverts, and whether the forward function is a bijection. */
+type InvertOptions = { invert?: number | string; bijective?: boolean };
+const INVERT_KEYS = knownKeys<InvertOptions>({ invert: true, bijective: true });
+
+/** The options of a `tri.*` builder, once every key is known (an object only; the rest is checked later). */
+const known = <T extends object>(where: string, o: T, keys: KnownKeys<T> & OptionKeys): T => {
+  if (typeof o === 'object' && o !== null) checkKeys({ where }, o, keys);
+  return o;
+};
+
 /** Builders of transformation descriptors. @public */
 export const tri = {
-  fwdInv: (o: { invert?: number | string; bijective?: boolean } = {}): Transformation => ({
+  fwdInv: (o: InvertOptions = {}): Transformation => ({
     kind: 'fwd-inv',
-    ...o,
+    ...known('tri.fwdInv(options)', o, INVERT_KEYS),
   }),
-  fwdSinv: (o: { invert?: number | string; bijective?: boolean } = {}): Transformation => ({
+  fwdSinv: (o: InvertOptions = {}): Transformation => ({
     kind: 'fwd-sinv',
-    ...o,
+    ...known('tri.fwdSinv(options)', o, INVERT_KEYS),
   }),
-  enumSinv: (o: { invert?: number | string; bijective?: boolean } = {}): Transformation => ({
+  enumSinv: (o: InvertOptions = {}): Transformation => ({
     kind: 'enum-sinv',
-    ...o,
+    ...known('tri.enumSinv(options)', o, INVERT_KEYS),
   }),
   stream: (inner: Transformation): Transformation => ({ kind: 'stream', inner }),
   splitSuffix: (
@@ -62,7 +79,11 @@ export const tri = {
     o: { param?: number | string; length?: number } = {},
   ): Transformation => ({
     kind: 'split-suffix',
-    ...o,
+    ...known(
+      'tri.splitSuffix(inner, options)',
+      o,
+      knownKeys<{ param?: number | string; length?: number }>({ param: true, length: true }),
+    ),
     inner,
   }),
   removeLength: (
@@ -70,12 +91,16 @@ export const tri = {
     o: { length: number | string; of: number | string },
   ): Transformation => ({
     kind: 'remove-length',
-    ...o,
+    ...known(
+      'tri.removeLength(inner, options)',
+      o,
+      knownKeys<{ length: number | string; of: number | string }>({ length: true, of: true }),
+    ),
     inner,
   }),
   addLength: (inner: Transformation, o: { of: number | string }): Transformation => ({
     kind: 'add-length',
-    ...o,
+    ...known('tri.addLength(inner, options)', o, knownKeys<{ of: number | string }>({ of: true })),
     inner,
   }),
   unpackTuple: (inner: Transformation): Transformation => ({ kind: 'unpack-tuple', inner }),

@@ -1,6 +1,6 @@
 import { type Candidate, isCandidate } from '../candidates/index.ts';
-import { CrosscheckError, describeValue } from '../errors/index.ts';
-import type { RunOptions } from '../exec/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
+import { RUN_LIMIT_KEYS, type RunOptions } from '../exec/index.ts';
 import { type Args, isGen } from '../inputs/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import type { Equality } from '../values/index.ts';
@@ -125,6 +125,27 @@ export interface TriangulateOptions<A extends Args = Args> {
   run?: Omit<RunOptions, 'signal' | 'onProgress'>;
   signal?: AbortSignal;
 }
+
+/** The keys {@link triangulate} takes, checked against {@link TriangulateOptions}. @internal */
+export const TRIANGULATE_KEYS = knownKeys<TriangulateOptions>({
+  transformation: true,
+  witnesses: true,
+  sampler: true,
+  pin: true,
+  witnessSamples: true,
+  enumerators: true,
+  inputs: true,
+  n: true,
+  witnessInputs: true,
+  enumeratorInputs: true,
+  selection: true,
+  semantics: true,
+  schedule: true,
+  equality: true,
+  seed: true,
+  run: RUN_LIMIT_KEYS,
+  signal: true,
+});
 
 /** One forward candidate's standing. @public */
 export interface CandidateSupport {
@@ -412,6 +433,7 @@ export const triangulate = async <A extends Args>(
   }
   if (typeof options !== 'object' || options === null)
     fail(`expected options { transformation, witnesses }, got ${describeValue(options)}.`);
+  checkKeys({ where }, options, TRIANGULATE_KEYS);
   let transformation = normalizeTransformation(options.transformation, 'triangulate');
   const { semantics, preset } = resolveSemantics(options.semantics, 'triangulate');
   const seed = options.seed ?? 42;

@@ -1,4 +1,4 @@
-import { CrosscheckError } from '../errors/index.ts';
+import { CrosscheckError, checkKeys } from '../errors/index.ts';
 import { createCodec, type EncodeLimits, type Tagged } from './codec-core.ts';
 
 const core = createCodec();
@@ -57,6 +57,12 @@ export const pyFloat = (x: number): number | PyFloat =>
  * @public
  */
 export const encode = (value: unknown, limits?: Partial<EncodeLimits>): Tagged => {
+  if (typeof limits === 'object' && limits !== null) {
+    checkKeys({ where: 'encode(value, limits)' }, limits, {
+      maxBytes: true,
+      maxDepth: true,
+    } satisfies Record<keyof EncodeLimits, true>);
+  }
   try {
     return core.encode(value, limits);
   } catch (error) {

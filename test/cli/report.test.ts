@@ -136,13 +136,13 @@ describe('the crosscheck command', () => {
     );
   });
 
-  it('should print the usage for an unknown option', async () => {
+  it('should refuse an unknown flag naming the nearest known one and every flag', async () => {
     // Act
     const result = await crosscheck(['report', '--colour']);
     // Assert
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/^Unknown option '--colour'/);
-    expect(result.stderr).toContain('crosscheck report merge <report.json...> --out <file>');
+    expect(result.stderr).toMatch(/^crosscheck report: unknown flag `--colour`; did you mean `--color`\? /);
+    expect(result.stderr).toContain('`--no-color`, `--help`.');
   });
 
   it('should colour under FORCE_COLOR and honour NO_COLOR', async () => {

@@ -131,7 +131,7 @@ describe('cache modes', () => {
       'createLlm({ sampling.temperature }): must be a number in [0, 2], got 3 (number).',
     );
     expect(() => createLlm({ model: 'm', sampling: { top_k: 3 } as never })).toThrow(
-      /Server-specific fields go in `extra`/,
+      /unknown option `sampling.top_k`.*Server-specific sampling fields go in `sampling.extra`/,
     );
     vi.stubEnv('CROSSCHECK_LLM_MODEL', '');
     expect(() => createLlm({})).toThrow(/Pass `model` or set CROSSCHECK_LLM_MODEL/);

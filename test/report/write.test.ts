@@ -78,7 +78,7 @@ describe('resolveReporterOptions', () => {
       'crosscheck/vitest-reporter: option `html` must be a file path or false, got true (boolean).',
     );
     expect(() => resolveReporterOptions({ output: 'x' }, 'crosscheck/vitest-reporter')).toThrow(
-      'crosscheck/vitest-reporter: unknown option `output`; the options are terminal, json, markdown, html, githubSummary, color, width.',
+      'crosscheck/vitest-reporter: unknown option `output`. The options are `terminal`, `json`, `markdown`, `html`, `githubSummary`, `color`, `width`.',
     );
     expect(() => resolveReporterOptions({ width: 0 }, 'crosscheck/jest-reporter')).toThrow(
       'crosscheck/jest-reporter: option `width` must be a positive integer, got 0 (number).',

@@ -346,14 +346,14 @@ describe('defineTask: valid tasks', () => {
 describe('defineTask: unknown fields', () => {
   it('should reject a misspelt field and suggest the right one', () => {
     expect(() => defineTask({ name: 'f', timeout: 100 } as never)).toThrow(
-      'defineTask: unknown field `timeout`; did you mean `timeoutMs`? A task takes `name`, `description`, `signature`, `entry`, `inputs`, `reference`, `equality`, `invalidInput`, `timeoutMs`.',
+      'defineTask: unknown field `timeout`; did you mean `timeoutMs`? The fields are `name`, `description`, `signature`, `entry`, `inputs`, `reference`, `equality`, `invalidInput`, `timeoutMs`.',
     );
     expect(() => defineTask({ name: 'f', refrence: () => 1 } as never)).toThrow('did you mean `reference`?');
   });
 
   it('should reject a field that resembles none without a suggestion', () => {
     expect(() => defineTask({ name: 'f', model: 'gpt-4o' } as never)).toThrow(
-      'defineTask: unknown field `model`. A task takes',
+      'defineTask: unknown field `model`. The fields are',
     );
   });
 });

@@ -1,4 +1,4 @@
-import { CrosscheckError, describeValue } from '../../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../../errors/index.ts';
 
 /** Options of {@link configurePython}. All optional. @public */
 export interface PythonOptions {
@@ -13,6 +13,8 @@ export interface PythonOptions {
    */
   workers?: number;
 }
+
+const PYTHON_KEYS = knownKeys<PythonOptions>({ python: true, workers: true });
 
 interface ResolvedPythonOptions {
   python: string;
@@ -39,6 +41,7 @@ export const configurePython = (options: PythonOptions): void => {
       },
     );
   }
+  checkKeys({ where: 'configurePython(options)' }, options, PYTHON_KEYS);
   if (options.python !== undefined && (typeof options.python !== 'string' || options.python.trim() === '')) {
     throw new CrosscheckError(
       'INVALID_OPTION',

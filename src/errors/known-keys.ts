@@ -1,0 +1,129 @@
+import { distance } from 'fastest-levenshtein';
+import { CrosscheckError, type CrosscheckErrorCode, describeValue } from './error.ts';
+
+/**
+ * The keys an options object may carry, at run time: each maps to `true`, or to the keys of
+ * the nested options object it holds (`run: { timeoutMs, … }`). @internal
+ */
+export interface OptionKeys {
+  readonly [key: string]: true | OptionKeys;
+}
+
+/**
+ * The keys of the options type `T`, as data. Typed so that the list cannot drift from the
+ * interface: a key added to `T` but not here is a compile error (the mapped type requires it),
+ * and a key here that `T` lacks is one too (an excess property of the literal). @internal
+ */
+export type KnownKeys<T> = { readonly [K in keyof Required<T>]-?: true | OptionKeys };
+
+/** Freezes a list of known keys (and says, by its type, which interface it lists). @internal */
+export const knownKeys = <T>(keys: KnownKeys<T>): KnownKeys<T> & OptionKeys =>
+  Object.freeze({ ...keys }) as KnownKeys<T> & OptionKeys;
+
+/** Where a key check reports: the API as users call it. @internal */
+export interface KeysAt {
+  /** `measure(task, candidates, options)`, `createLlm(options)`. */
+  readonly where: string;
+  /** Overrides the error code (`INVALID_TASK` for `defineTask`). */
+  readonly code?: CrosscheckErrorCode;
+  /** What the object is called in the message: `option` (the default), `field`, `flag`. */
+  readonly noun?: string;
+  /** How a key is shown: `epsilon` as-is (the default), or `--timeout-ms` for a CLI. */
+  readonly show?: (key: string) => string;
+  /** A sentence added to the message: where keys the API does not know belong, say. */
+  readonly hint?: string;
+}
+
+/**
+ * The known key nearest to `key`, when it is near enough to be the one meant: equal but for
+ * case (`timeoutMS`), or within an edit distance that grows with the length (two edits, so a
+ * swap of two letters counts, or a third of the length for long names) and is shorter than the
+ * key itself (so `-z` suggests no one-letter flag). Ties go to the first listed. @internal
+ */
+export const nearestKey = (key: string, known: readonly string[]): string | undefined => {
+  const wanted = key.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const k of known) {
+    const d = distance(wanted, k.toLowerCase());
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  const near = bestDistance <= Math.max(2, Math.floor(wanted.length / 3)) && bestDistance < wanted.length;
+  return near ? best : undefined;
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(value));
+
+/**
+ * The error for one unknown key: `where: unknown option \`epsilion\`; did you mean \`epsilon\`?
+ * The options are …`. It carries its problem (`problemOf`) like every option error. @internal
+ */
+export const unknownKeyError = (
+  at: KeysAt,
+  path: string,
+  key: string,
+  got: unknown,
+  known: readonly string[],
+): CrosscheckError => {
+  const show = at.show ?? ((k: string) => k);
+  const noun = at.noun ?? 'option';
+  const near = nearestKey(key, known);
+  const field = show(path + key);
+  const list = known.map((k) => `\`${show(path + k)}\``).join(', ');
+  const owner = path ? ` of \`${show(path.slice(0, -1))}\`` : '';
+  const fix = `The ${noun}s${owner} are ${list}.${at.hint ? ` ${at.hint}` : ''}`;
+  const error = new CrosscheckError(
+    at.code ?? 'INVALID_OPTION',
+    `${at.where}: unknown ${noun} \`${field}\`${near ? `; did you mean \`${show(path + near)}\`?` : '.'} ${fix}`,
+    { where: at.where },
+  );
+  const problem = { where: at.where, field, rule: `is not a known ${noun}`, got, fix, code: at.code };
+  Object.defineProperty(error, 'problem', { value: Object.freeze(problem), enumerable: false });
+  return error;
+};
+
+/**
+ * Refuses every own key of `value` that `known` does not list, and the same inside each
+ * nested options object `known` describes. Throws the error of {@link unknownKeyError}.
+ * @internal
+ */
+export const checkKeys = (at: KeysAt, value: object, known: OptionKeys, path = ''): void => {
+  const names = Object.keys(known);
+  for (const key of Object.keys(value)) {
+    const rule = Object.hasOwn(known, key) ? known[key] : undefined;
+    const inner = (value as Record<string, unknown>)[key];
+    if (rule === undefined) throw unknownKeyError(at, path, key, inner, names);
+    if (rule !== true && isPlainObject(inner)) checkKeys(at, inner, rule, `${path}${key}.`);
+  }
+};
+
+/**
+ * Reads an options object: absent (an empty one), or a plain object whose every key (nested
+ * ones too) is known. Returns a copy on a null prototype, so an inherited `Object.prototype`
+ * key never reads as an option.
+ * @internal
+ */
+export const readOptions = <T extends object>(
+  at: KeysAt,
+  value: unknown,
+  known: KnownKeys<T> & OptionKeys,
+  example = '{}',
+): T => {
+  if (value === undefined) return Object.create(null) as T;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CrosscheckError(
+      at.code ?? 'INVALID_OPTION',
+      `${at.where}: options must be an object, got ${describeValue(value)}. Pass e.g. ${example}.`,
+      { where: at.where },
+    );
+  }
+  checkKeys(at, value, known);
+  return Object.assign(Object.create(null), value) as T;
+};

@@ -1,5 +1,5 @@
 import { benchReportRanking } from '../src/bench/index.ts';
-import { optionError, readOneOf, readProbability } from '../src/errors/index.ts';
+import { checkKeys, knownKeys, optionError, readOneOf, readProbability } from '../src/errors/index.ts';
 import {
   type CrosscheckReport,
   isRankingAnalysis,
@@ -13,7 +13,7 @@ import type { RankModelsOptions } from './types.ts';
 
 const NAME = 'toRankModels';
 const WHERE = `${NAME}(order, options)`;
-const OPTION_KEYS = ['confidence', 'metric'] as const;
+const OPTION_KEYS = knownKeys<RankModelsOptions>({ confidence: true, metric: true });
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -28,15 +28,7 @@ const readOptions = (options: unknown): Required<RankModelsOptions> => {
       example: { confidence: 0.95 },
     });
   const o = (options ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(o))
-    if (!(OPTION_KEYS as readonly string[]).includes(key))
-      throw optionError({
-        where: WHERE,
-        field: key,
-        rule: 'is not an option',
-        got: o[key],
-        fix: `The options are ${OPTION_KEYS.join(' and ')}; remove ${key}.`,
-      });
+  checkKeys({ where: WHERE }, o, OPTION_KEYS);
   return {
     confidence: readProbability({ where: WHERE, field: 'confidence' }, o.confidence, 0.95),
     metric:

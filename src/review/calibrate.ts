@@ -1,4 +1,4 @@
-import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
 import { type Confusion, confusion, mcc, p4 } from '../stats/index.ts';
 
 /** A reviewed program with known truth: its review score (null when inconclusive) and whether it is correct. @public */
@@ -39,6 +39,7 @@ const PAPER_THRESHOLDS = [0.6, 0.7, 0.8];
 export const CALIBRATION_MINIMUM = 30;
 
 const WHERE = 'calibrateThreshold(items, { metric })';
+const CALIBRATE_KEYS = knownKeys<{ metric?: 'mcc' | 'p4' }>({ metric: true });
 
 /**
  * Chooses τ on labelled programs: tries every distinct score and 0.6, 0.7 and 0.8, labels a
@@ -51,6 +52,15 @@ export const calibrateThreshold = (
   items: readonly CalibrationItem[],
   options: { readonly metric?: 'mcc' | 'p4' } = {},
 ): ThresholdCalibration => {
+  if (typeof options !== 'object' || options === null)
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${WHERE}: options must be an object, got ${describeValue(options)}. Pass e.g. { metric: 'mcc' }.`,
+      {
+        where: WHERE,
+      },
+    );
+  checkKeys({ where: WHERE }, options, CALIBRATE_KEYS);
   const metric = options.metric ?? 'mcc';
   if (metric !== 'mcc' && metric !== 'p4')
     throw new CrosscheckError(

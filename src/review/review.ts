@@ -251,7 +251,7 @@ const runScenario = async (
     const runnable = lines.filter((l): l is { text: string; args: Args } => 'args' in l);
     const results = await executor.exec(runnable.map((l) => l.args));
     // Inputs the candidate failed on, vouched for by the reference or the pool: judged, not repaired.
-    const failing = runnable.flatMap((l, i) =>
+    const failing = runnable.flatMap((_line, i) =>
       isValid((results[i] as { outcome: Outcome }).outcome, o.judgeRejections) ? [] : [i],
     );
     const vouched = new Set<number>();

@@ -1,6 +1,8 @@
 import {
   CrosscheckError,
+  checkKeys,
   describeValue,
+  knownKeys,
   optionError,
   readPositiveInt,
   readProbability,
@@ -125,7 +127,12 @@ export interface RankingAnalysis {
 }
 
 const WHERE = 'rankModels(observations, options)';
-const OPTION_KEYS = ['confidence', 'resamples', 'seed', 'seedRedraws'] as const;
+const OPTION_KEYS = knownKeys<RankingOptions>({
+  confidence: true,
+  resamples: true,
+  seed: true,
+  seedRedraws: true,
+});
 /** Above this the resampling would hold the host for minutes: refuse rather than hang. */
 const MAX_WORK = 2e9;
 
@@ -192,15 +199,7 @@ const readOptions = (options: unknown): Required<RankingOptions> => {
       example: { confidence: 0.95 },
     });
   const o = (options ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(o))
-    if (!(OPTION_KEYS as readonly string[]).includes(key))
-      throw optionError({
-        where: WHERE,
-        field: key,
-        rule: 'is not an option',
-        got: o[key],
-        fix: `The options are ${OPTION_KEYS.join(', ')}; remove ${key}.`,
-      });
+  checkKeys({ where: WHERE }, o, OPTION_KEYS);
   return {
     confidence: readProbability({ where: WHERE, field: 'confidence' }, o.confidence, 0.95),
     resamples: readPositiveInt({ where: WHERE, field: 'resamples' }, o.resamples, 1000, 50),

@@ -1,3 +1,5 @@
+import { checkKeys, knownKeys } from '../errors/index.ts';
+
 /**
  * Text from a candidate (a returned string, an exception's message, a label a model chose) is
  * shown to people: in a terminal, a test failure, a Markdown job summary, an HTML page. A
@@ -54,6 +56,9 @@ export interface NeutralizeOptions {
   readonly newlines?: boolean;
 }
 
+const NO_OPTIONS: NeutralizeOptions = Object.freeze({});
+const NEUTRALIZE_KEYS = knownKeys<NeutralizeOptions>({ newlines: true });
+
 /**
  * `text` with every character a terminal or viewer would act on instead of showing (ESC, BEL,
  * CR and the other C0 and C1 controls, DEL, bidirectional overrides and isolates, zero-width
@@ -61,7 +66,9 @@ export interface NeutralizeOptions {
  * only with `newlines: true`. Text without such characters is returned as it is.
  * @public
  */
-export const neutralizeControls = (text: string, options: NeutralizeOptions = {}): string => {
+export const neutralizeControls = (text: string, options: NeutralizeOptions = NO_OPTIONS): string => {
+  if (options !== NO_OPTIONS)
+    checkKeys({ where: 'neutralizeControls(text, options)' }, options, NEUTRALIZE_KEYS);
   return replaceActing(text, options.newlines !== true, visible);
 };
 

@@ -281,6 +281,31 @@ const CASES: Record<string, Case> = {
     key: 'treshold',
     nearest: 'threshold',
   },
+  toRankModels: {
+    call: () => expect({}).toRankModels(['a', 'b'], { confidense: 0.9 } as never),
+    key: 'confidense',
+    nearest: 'confidence',
+  },
+  rankModels: {
+    call: () => root.rankModels([], { seeds: 3 } as never),
+    key: 'seeds',
+    nearest: 'seed',
+  },
+  reviewZeroShot: {
+    call: () => root.reviewZeroShot(reviewed, pool[0]!, { llm: llm(), temprature: 0 } as never),
+    key: 'temprature',
+    nearest: 'temperature',
+  },
+  calibrateThreshold: {
+    call: () => root.calibrateThreshold([{ score: 1, correct: true }], { metrc: 'mcc' } as never),
+    key: 'metrc',
+    nearest: 'metric',
+  },
+  neutralizeControls: {
+    call: () => root.neutralizeControls('x', { newline: true } as never),
+    key: 'newline',
+    nearest: 'newlines',
+  },
 };
 
 /** Public functions that take no options object (positional arguments, or none), and why they need no check. */

@@ -1,5 +1,6 @@
 /**
- * Measures: incoherence and error over the full outcome matrix, Hoeffding intervals, the error
+ * Measures: incoherence and error over the full outcome matrix, their intervals (Hoeffding ∩
+ * empirical Bernstein, or Hoeffding for the paired estimator), the error
  * lower bound, PAC detection, equivalence classes and shrunk witnesses (DESIGN.md "Measures").
  * @packageDocumentation
  */

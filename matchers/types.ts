@@ -46,11 +46,23 @@ export interface IncoherenceBelowOptions<A extends Args = Args>
 export interface AgreeWithReferenceOptions<A extends Args = Args>
   extends Pick<
     MeasureOptions<A>,
-    'inputs' | 'n' | 'seed' | 'equality' | 'compareErrorMessages' | 'shrink' | 'run' | 'unknown' | 'minInputs'
+    | 'inputs'
+    | 'n'
+    | 'seed'
+    | 'delta'
+    | 'equality'
+    | 'compareErrorMessages'
+    | 'shrink'
+    | 'run'
+    | 'unknown'
+    | 'minInputs'
   > {
   /**
-   * Largest tolerated share of inputs on which the candidate differs from the reference.
-   * @defaultValue 0
+   * Largest tolerated error (the share of the Gen's inputs on which the candidate differs from
+   * the reference), in (0, 1). The check passes when the exact one-sided binomial upper bound at
+   * 1 − δ is at most this. 0 is refused: no finite sample supports it.
+   * @defaultValue none: no input may differ, and the message states the bound that supports
+   * (1 − δ^(1/n) after n clean inputs)
    */
   maxError?: number;
 }
@@ -124,12 +136,13 @@ export interface CrosscheckMatchers<R = unknown> {
     options?: IncoherenceBelowOptions,
   ): Promise<R>;
   /**
-   * The received candidate (or trusted function) differs from the task's reference on at most
-   * a `maxError` share of inputs (default 0: never).
+   * The data supports "the received candidate (or trusted function) differs from the task's
+   * reference on at most a `maxError` share of inputs" at confidence 1 − δ (exact binomial upper
+   * bound); without `maxError`, no input may differ.
    *
    * @example
    * ```ts
-   * await expect(candidate).toAgreeWithReference(task, { maxError: 0 });
+   * await expect(candidate).toAgreeWithReference(task, { maxError: 0.01, n: 600 });
    * ```
    */
   toAgreeWithReference(task: Task, options?: AgreeWithReferenceOptions): Promise<R>;

@@ -14,7 +14,7 @@ export {
   probCorrectUnderAgreement,
 } from './abstention.ts';
 export { adaptiveInterval } from './bernstein.ts';
-export { wilsonInterval } from './binomial.ts';
+export { binomialLowerBound, binomialUpperBound, wilsonInterval } from './binomial.ts';
 export {
   type Confusion,
   confusion,

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { toAgreeWithReference } from '../../matchers/index.ts';
+import '../../matchers/vitest.ts';
+import { fromFunctions } from '../../src/candidates/index.ts';
+import { CrosscheckError } from '../../src/errors/index.ts';
+import { defineTask } from '../../src/task/index.ts';
+import { context } from './context.ts';
+
+/**
+ * A verdict is never stronger than its evidence: each matcher passes only when the data supports
+ * its claim at the stated confidence, and says which rule decided.
+ */
+
+const fifty = Array.from({ length: 50 }, (_, i) => [i] as [number]);
+const task = defineTask({ name: 'double', inputs: fifty, reference: (x: number) => 2 * x });
+// Wrong on exactly one of the 50 inputs: Ê = 0.02.
+const [once] = fromFunctions({ once: (x: number) => (x === 7 ? 0 : 2 * x) });
+
+describe('toAgreeWithReference decides on the exact upper bound, not the point estimate', () => {
+  it('should fail maxError 0.05 on 1 wrong of 50 (Ê = 0.02, exact 95% bound 0.0914) and say which rule', async () => {
+    // Act
+    const result = await toAgreeWithReference.call(context(), once!, task, { maxError: 0.05, shrink: false });
+    // Assert
+    expect(result.pass).toBe(false);
+    const message = result.message();
+    expect(message).toContain('differs on 1 of 50 inputs');
+    expect(message).toContain('exact binomial (Clopper–Pearson) one-sided bounds at 95%: error ≤ 0.0914');
+    expect(message).toContain('error ≤ 5% at 95% confidence');
+  });
+
+  it('should pass maxError 0.1 on the same data, whose exact bound 0.0914 is below it', async () => {
+    const result = await toAgreeWithReference.call(context(), once!, task, { maxError: 0.1, shrink: false });
+    expect(result.pass).toBe(true);
+  });
+
+  it('should let .not pass only when the exact lower bound is above maxError', async () => {
+    // 1 of 50: the lower bound (0.001) is not above 0.01, so the data does not show error > 1 %.
+    const weak = await toAgreeWithReference.call(context(true), once!, task, { maxError: 0.01, shrink: false });
+    expect(weak.pass).toBe(true);
+    // Without maxError, one differing input refutes "no input differs".
+    const none = await toAgreeWithReference.call(context(true), once!, task, { shrink: false });
+    expect(none.pass).toBe(false);
+  });
+
+  it('should state the bound that n clean inputs support when maxError is omitted', async () => {
+    const [right] = fromFunctions({ right: (x: number) => x + x });
+    const result = await toAgreeWithReference.call(context(true), right!, task);
+    expect(result.pass).toBe(true);
+    // 1 − 0.05^(1/50) = 0.0582
+    expect(result.message()).toContain('differs on 0 of 50 inputs (Ê = 0; exact binomial (Clopper–Pearson) one-sided bounds at 95%: error ≤ 0.0582)');
+  });
+
+  it('should refuse maxError: 0 with a typed error pointing to the claim N clean inputs support', async () => {
+    // Act
+    const error = await toAgreeWithReference.call(context(), once!, task, { maxError: 0 }).catch((e) => e);
+    // Assert
+    expect(error).toBeInstanceOf(CrosscheckError);
+    expect(error.message).toContain('no finite sample supports "error = 0"');
+    expect(error.message).toContain('N = ⌈ln δ / ln(1 − ε)⌉ (299 inputs for ε = 0.01 at δ = 0.05)');
+  });
+});

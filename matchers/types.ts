@@ -78,6 +78,13 @@ export type GroundedReviewOptions = Partial<ReviewOptions>;
 export interface RankLikeOptions {
   /** Smallest acceptable Spearman ρ between the two rankings, in [-1, 1]. */
   minSpearman: number;
+  /**
+   * Largest accepted chance that unrelated orders reach the observed ρ (its one-sided permutation
+   * p-value, exact up to 8 items). With fewer items than this allows (fewer than 4 at 0.05: even
+   * ρ = 1 has p = 1/6 with 3) the check fails as inconclusive.
+   * @defaultValue 0.05
+   */
+  alpha?: number;
 }
 
 /** Scores of items to rank: by position, or by name (both sides need the same names). @public */

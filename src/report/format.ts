@@ -105,13 +105,24 @@ export const checkName = (row: CheckRow): string => `${row.negated ? '.not.' : '
 /** PAC verdict or dash. */
 export const pacText = (pac: PacVerdict | null): string => pac ?? GLYPHS.none;
 
-/** Interpretation of |ρ| (table 5 of the incoherence paper, Schober et al. 2018). */
-export const rhoStrength = (r: number | null): string => {
-  if (r === null) return 'undefined';
+/**
+ * Below this many points even ρ = ±1 arises between unrelated orders more than 5 % of the time
+ * (two-sided: 2/4! = 8.3 % with 4 points, 2/5! = 1.7 % with 5), so no strength is named.
+ */
+const FEWEST_RHO_POINTS = 5;
+
+/**
+ * Interpretation of |ρ| (table 5 of the incoherence paper, Schober et al. 2018), with the number
+ * of points it was computed over; with fewer than 5 no strength is named.
+ */
+export const rhoStrength = (r: number | null, n: number): string => {
+  if (r === null) return `undefined, n = ${n}`;
+  if (n < FEWEST_RHO_POINTS)
+    return `n = ${n}, too few points to judge: fewer than ${FEWEST_RHO_POINTS}`;
   const a = Math.abs(r);
   const strength =
     a >= 0.9 ? 'very strong' : a >= 0.7 ? 'strong' : a >= 0.4 ? 'moderate' : a >= 0.1 ? 'weak' : 'negligible';
-  return `${strength}${r < 0 ? ', negative' : ''}`;
+  return `${strength}${r < 0 ? ', negative' : ''}, n = ${n}`;
 };
 
 /** What a fast-check property run's rows say for its inputs; shown beside every property table. */

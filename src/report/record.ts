@@ -116,6 +116,13 @@ export interface RankingData {
   readonly items: readonly string[];
   readonly received: readonly number[];
   readonly expected: readonly number[];
+  /**
+   * One-sided permutation p-value of ρ: the chance that unrelated orders reach it (exact up to 8
+   * items); null when ρ is undefined. Absent in older records.
+   */
+  readonly pValue?: number | null;
+  /** Largest accepted p-value (absent in older records). */
+  readonly alpha?: number;
 }
 
 /** How a fast-check property run ended. @public */
@@ -486,19 +493,25 @@ export const rankingRecord = (
     items: readonly string[];
     received: readonly number[];
     expected: readonly number[];
+    pValue?: number;
+    alpha?: number;
+    /** Why the items cannot support the threshold, or null. */
+    inconclusive?: string | null;
   },
   ctx: RecordContext,
 ): RecordBase<'ranking'> =>
   base(
     'ranking',
     ctx,
-    { m: r.items.length },
+    { m: r.items.length, inconclusive: r.inconclusive ?? null },
     {
       spearman: finite(r.spearman),
       minSpearman: r.minSpearman,
       items: [...r.items],
       received: [...r.received],
       expected: [...r.expected],
+      ...(r.pValue === undefined ? {} : { pValue: finite(r.pValue) }),
+      ...(r.alpha === undefined ? {} : { alpha: r.alpha }),
     },
   );
 

@@ -100,7 +100,7 @@ const rankingPlot = (summary: Summary): string => {
       lines: [{ from: [0.5, 0.5], to: [k + 0.5, k + 0.5], label: 'same rank' }],
       invertY: false,
     },
-  )}<figcaption>Rank 1 is best. Spearman ρ = ${num(summary.ranking.spearman, 2)} (${e(rhoStrength(summary.ranking.spearman))}).</figcaption></figure>`;
+  )}<figcaption>Rank 1 is best. Spearman ρ = ${num(summary.ranking.spearman, 2)} (${e(rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length))}).</figcaption></figure>`;
 };
 
 /** Above this many checks the per-check bars would be a wall; the table shows classes per row. */
@@ -201,7 +201,7 @@ const modelsTable = (summary: Summary): string => {
       ].map(e),
     ),
     [2, 4, 5, 6],
-  )}<p>Spearman (coherent share, correct share): ${e(num(summary.ranking.spearman, 2))} (${e(rhoStrength(summary.ranking.spearman))}). Rank 1 is best.</p>`;
+  )}<p>Spearman (coherent share, correct share): ${e(num(summary.ranking.spearman, 2))} (${e(rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length))}). Rank 1 is best.</p>`;
 };
 
 /** Most property runs drawn as rows; the JSON report keeps every one. */

@@ -178,7 +178,7 @@ const suite = (summary: Summary): string[] => {
           [
             num(r.meanError),
             num(s.meanIncoherence),
-            `${num(r.spearman, 2)} (${rhoStrength(r.spearman)})`,
+            `${num(r.spearman, 2)} (${rhoStrength(r.spearman, r.spearmanPoints ?? r.tasks)})`,
             pct(r.detectionRate),
             String(r.falsePositives),
             num(r.undetectedMeanError),
@@ -245,7 +245,7 @@ const models = (summary: Summary): string[] => {
       [2, 4, 5, 6],
     ),
     '',
-    `Spearman (coherent share, correct share): ${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman)}). Rank 1 is best.`,
+    `Spearman (coherent share, correct share): ${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length)}). Rank 1 is best.`,
   ];
 };
 

@@ -210,7 +210,7 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
           `detection rate ${pct(r.detectionRate)}`,
           `false positives ${r.falsePositives}`,
           `undetected mean error ${num(r.undetectedMeanError)}`,
-          `Spearman(error, Î) ${num(r.spearman, 2)} (${rhoStrength(r.spearman)})`,
+          `Spearman(error, Î) ${num(r.spearman, 2)} (${rhoStrength(r.spearman, r.spearmanPoints ?? r.tasks)})`,
         ],
         width,
         c.bold,
@@ -269,7 +269,7 @@ const modelLines = (summary: Summary, width: number, c: Colors): string[] => {
     ),
     ...flow(
       'Spearman(coherent share, correct share)',
-      [`${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman)})`],
+      [`${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length)})`],
       width,
     ),
   ];

@@ -138,6 +138,8 @@ export interface ReferenceFigures {
   readonly meanError: number;
   /** Spearman's ρ between error and incoherence over task points with both; null if undefined. */
   readonly spearman: number | null;
+  /** Task points behind `spearman` (absent in older summaries). */
+  readonly spearmanPoints?: number;
   /** #(Ê > 0 ∧ disagreement) / #(Ê > 0); null when no task has error. */
   readonly detectionRate: number | null;
   /** Tasks flagged by disagreement although Ê = 0. */
@@ -201,6 +203,8 @@ export interface ModelRanking {
   readonly models: readonly ModelRow[];
   /** Spearman's ρ between the two shares over models that have both; null if undefined. */
   readonly spearman: number | null;
+  /** Models behind `spearman` (absent in older summaries). */
+  readonly spearmanModels?: number;
 }
 
 /** The suite summary every renderer draws. @public */
@@ -453,6 +457,7 @@ const referenceFigures = (points: readonly TaskPoint[]): ReferenceFigures | null
       paired.map((p) => p.error),
       paired.map((p) => p.incoherence),
     ),
+    spearmanPoints: paired.length,
     detectionRate: wrong.length === 0 ? null : wrong.filter((p) => p.disagreement).length / wrong.length,
     falsePositives: both.filter((p) => p.error === 0 && p.disagreement).length,
     undetectedMeanError: mean(undetected.map((p) => p.error)),
@@ -514,6 +519,7 @@ const modelRanking = (points: readonly TaskPoint[]): ModelRanking => {
       both.map((m) => m.coherentShare),
       both.map((m) => m.correctShare),
     ),
+    spearmanModels: both.length,
   };
 };
 

@@ -32,4 +32,4 @@ export {
   type Interval,
 } from './hoeffding.ts';
 export { pacDetectionSamples } from './pac.ts';
-export { averageRanks, spearman } from './spearman.ts';
+export { averageRanks, spearman, spearmanPValue } from './spearman.ts';

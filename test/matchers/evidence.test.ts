@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toAgreeWithReference } from '../../matchers/index.ts';
+import { toAgreeWithReference, toRankLike } from '../../matchers/index.ts';
 import '../../matchers/vitest.ts';
 import { fromFunctions } from '../../src/candidates/index.ts';
 import { CrosscheckError } from '../../src/errors/index.ts';
@@ -57,5 +57,47 @@ describe('toAgreeWithReference decides on the exact upper bound, not the point e
     expect(error).toBeInstanceOf(CrosscheckError);
     expect(error.message).toContain('no finite sample supports "error = 0"');
     expect(error.message).toContain('N = ⌈ln δ / ln(1 − ε)⌉ (299 inputs for ε = 0.01 at δ = 0.05)');
+  });
+});
+
+describe('toRankLike decides on the permutation p-value as well as the threshold', () => {
+  it('should not pass 3 items in the same order (ρ = 1, p = 1/6), and say how many items', () => {
+    // Act
+    const result = toRankLike.call(context(), [0.9, 0.5, 0.1], [0.8, 0.4, 0.2], { minSpearman: 0.8 });
+    // Assert
+    expect(result.pass).toBe(false);
+    expect(result.message()).toContain(
+      'inconclusive: ρ = 1 over 3 items, but with 3 items unrelated orders reach ρ ≥ 1 with probability 0.167 (permutation p-value, exact), above α = 0.05; no ranking of fewer than 4 items can pass at this α',
+    );
+    expect(result.record).toMatchObject({ m: 3, data: { pValue: 1 / 6, alpha: 0.05 } });
+    expect(result.record.inconclusive).toContain('unrelated orders');
+    // Too few items is no evidence against the ranking either.
+    expect(toRankLike.call(context(true), [0.9, 0.5, 0.1], [0.8, 0.4, 0.2], { minSpearman: 0.8 }).pass).toBe(
+      true,
+    );
+  });
+
+  it('should fail 4 items at ρ = 0.8 (p = 1/6) and pass 5 in the same order (p = 1/120)', () => {
+    expect(toRankLike.call(context(), [4, 3, 2, 1], [4, 3, 1, 2], { minSpearman: 0.8 }).pass).toBe(false);
+    const five = toRankLike.call(context(), [5, 4, 3, 2, 1], [50, 40, 30, 20, 10], { minSpearman: 0.8 });
+    expect(five.pass).toBe(true);
+    expect(five.message()).toContain('ρ = 1 over 5 items (permutation p-value 0.00833)');
+  });
+
+  it('should pass unrelated orders of 3 items at most 1 time in 20 at α = 0.05', () => {
+    const orders = [
+      [1, 2, 3],
+      [1, 3, 2],
+      [2, 1, 3],
+      [2, 3, 1],
+      [3, 1, 2],
+      [3, 2, 1],
+    ];
+    const passes = orders.filter((o) => toRankLike.call(context(), [1, 2, 3], o, { minSpearman: 0.8 }).pass);
+    expect(passes).toEqual([]);
+  });
+
+  it('should let a larger alpha accept the chance it names', () => {
+    expect(toRankLike.call(context(), [1, 2, 3], [1, 2, 3], { minSpearman: 0.8, alpha: 0.2 }).pass).toBe(true);
   });
 });

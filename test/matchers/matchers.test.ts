@@ -250,7 +250,12 @@ describe('toAgreeWithReference', () => {
 describe('toRankLike', () => {
   it('should compare records by name and arrays by position', () => {
     expect(
-      toRankLike.call(context(), { a: 0.9, b: 0.5, c: 0.1 }, { c: 1, b: 5, a: 9 }, { minSpearman: 1 }).pass,
+      toRankLike.call(
+        context(),
+        { a: 0.9, b: 0.5, c: 0.1, d: 0.05 },
+        { d: 0, c: 1, b: 5, a: 9 },
+        { minSpearman: 1 },
+      ).pass,
     ).toBe(true);
     expect(toRankLike.call(context(), [1, 2, 3], [3, 2, 1], { minSpearman: 0 }).pass).toBe(false);
   });
@@ -276,8 +281,8 @@ describe('toRankLike', () => {
         llama: rank 1 vs 3
         qwen: rank 2 vs 2
 
-      Expected: ρ ≥ 0.5
-      Received: ρ = -1"
+      Expected: ρ ≥ 0.5, with permutation p-value ≤ α = 0.05
+      Received: ρ = -1 over 3 items (permutation p-value 1)"
     `);
   });
 

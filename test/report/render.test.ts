@@ -36,14 +36,14 @@ describe('renderTerminal', () => {
 
         Suite  mean Î 0.067 · mean error lower bound 0.022 · isolation os (bubblewrap sandbox)
         With references (9 task × model pairs)  mean error 0.156 · detection rate 67% · false positives 0
-          undetected mean error 0.071 · Spearman(error, Î) 0.71 (strong)
+          undetected mean error 0.071 · Spearman(error, Î) 0.71 (strong, n = 9)
 
         Models (rank 1 = best)
         model  coherent    rank  correct     rank  mean Î  mean error
         alpha  3/3 (100%)     1  3/3 (100%)     1   0.000       0.000
         beta   2/3 (67%)    2.5  2/3 (67%)      2   0.133       0.100
         gamma  2/3 (67%)    2.5  1/3 (33%)      3   0.067       0.367
-        Spearman(coherent share, correct share)  0.87 (strong)
+        Spearman(coherent share, correct share)  0.87 (n = 3, too few points to judge: fewer than 5)
       "
     `);
   });
@@ -74,7 +74,7 @@ describe('renderTerminal', () => {
         model  coherent  rank  correct  rank  mean error
         alpha  0/1 (0%)     1  —           —           —
         Spearman(coherent share, correct share)
-          — (undefined)
+          — (undefined, n = 0)
       "
     `);
   });
@@ -141,7 +141,7 @@ describe('renderMarkdown', () => {
 
       | mean error | mean incoherence | Spearman (error, Î) | detection rate | false positives | undetected mean error |
       | --- | --- | --- | --- | --- | --- |
-      | 0.150 | 0.200 | 1.00 (very strong) | 100% | 0 | 0.000 |
+      | 0.150 | 0.200 | 1.00 (n = 2, too few points to judge: fewer than 5) | 100% | 0 | 0.000 |
 
       ### Checks
 
@@ -156,7 +156,7 @@ describe('renderMarkdown', () => {
       | --- | --- | ---: | --- | ---: | ---: | ---: |
       | beta | 1/2 (50%) | 1 | 1/2 (50%) | 1 | 0.200 | 0.150 |
 
-      Spearman (coherent share, correct share): — (undefined). Rank 1 is best.
+      Spearman (coherent share, correct share): — (undefined, n = 1). Rank 1 is best.
       "
     `);
   });

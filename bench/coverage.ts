@@ -217,7 +217,7 @@ const score = (
 const distinctOnly = (draws: readonly [number][], n: number): ReturnType<typeof groupDraws<[number]>> => {
   const g = groupDraws(draws);
   const inputs = g.inputs.slice(0, n);
-  return { inputs, weights: inputs.map(() => 1), draws: inputs.length };
+  return { inputs, weights: inputs.map(() => 1), draws: inputs.length, lost: {} };
 };
 
 /** REPS runs of the measure's analysis on draws of `g`, one per seed. */

@@ -142,6 +142,7 @@ export async function toAgreeWithReference(
         ...(m.unknown.referenceCells > 0
           ? [['Reference', `${m.unknown.referenceCells} timeouts or crashes of the reference`] as const]
           : []),
+        ...(m.excluded !== null ? [['Excluded', m.excluded] as const] : []),
       ],
       witness: record.witness,
       replay: {

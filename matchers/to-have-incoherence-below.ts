@@ -50,6 +50,7 @@ const details = (m: Measurement): Array<[string, string]> => {
         m.candidates.map((c, i) => [c.label, m.unknown.perCandidate[i] ?? 0] as const),
       ),
     ]);
+  if (m.excluded !== null) out.push(['Excluded', m.excluded]);
   return out;
 };
 

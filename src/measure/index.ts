@@ -40,6 +40,7 @@ export {
   type DetectOptions,
   type Estimator,
   type MeasureOptions,
+  type ReferenceLoss,
 } from './options.ts';
 export { poolIdentity } from './pool.ts';
 export type { Witness, WitnessOutput, WitnessReason } from './witness.ts';

@@ -32,22 +32,27 @@ export const errorCell = (row: CheckRow): string =>
 export const unknownCell = (row: CheckRow): string => {
   const who = row.unknownByCandidate.map((u) => `${u.label} ${u.cells}`).join(', ');
   const cells = row.unknownCells === null ? GLYPHS.none : `${row.unknownCells}${who ? ` (${who})` : ''}`;
-  return row.inconclusive === null ? cells : `${cells}, inconclusive`;
+  const lost = row.referenceLost ? `, reference did not answer ${row.referenceLost}` : '';
+  const excluded = row.excluded === null ? '' : ', excluded';
+  return `${cells}${lost}${excluded}${row.inconclusive === null ? '' : ', inconclusive'}`;
 };
 
 /** Whether the summary has anything to show in an unknown column (tables without it stay as they were). */
 export const hasUnknown = (rows: readonly CheckRow[]): boolean =>
-  rows.some((r) => (r.unknownCells ?? 0) > 0 || r.inconclusive !== null);
+  rows.some(
+    (r) => (r.unknownCells ?? 0) > 0 || r.inconclusive !== null || (r.referenceLost ?? 0) > 0 || r.excluded !== null,
+  );
 
 /** The suite's unknown cells and inconclusive checks, or null when there are none. */
 export const unknownSuiteText = (s: {
   readonly unknownCells: number;
   readonly checksWithUnknown: number;
   readonly inconclusiveChecks: number;
+  readonly checksWithExclusions?: number;
 }): string | null =>
-  s.unknownCells === 0 && s.inconclusiveChecks === 0
+  s.unknownCells === 0 && s.inconclusiveChecks === 0 && !s.checksWithExclusions
     ? null
-    : `${s.unknownCells} unknown cells (timeouts, crashes) in ${s.checksWithUnknown} checks; ${s.inconclusiveChecks} inconclusive`;
+    : `${s.unknownCells} unknown cells (timeouts, crashes) in ${s.checksWithUnknown} checks; ${s.inconclusiveChecks} inconclusive${s.checksWithExclusions ? `; ${s.checksWithExclusions} with inputs or cells excluded (unknown: 'exclude')` : ''}`;
 
 const ISOLATION_TEXT = {
   os: 'os (bubblewrap sandbox)',
@@ -83,6 +88,10 @@ export const pairsText = (k: number): string => `${k} task × model pair${k === 
  */
 export const pointUnit = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks'>, k: number): string =>
   s.tasks === s.distinctTasks ? `task${k === 1 ? '' : 's'}` : `task × model pair${k === 1 ? '' : 's'}`;
+
+/** ` over 9 tasks`: what a suite mean averages, when the summary says (older ones do not). */
+export const overText = (k: number | undefined, unit: string): string =>
+  k === undefined ? '' : ` over ${k} ${unit}${k === 1 ? '' : 's'}`;
 
 /** `2 flagged`, or `2 pairs flagged` when flags count (task, model) pairs. */
 export const flaggedText = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks' | 'flaggedTasks'>): string =>

@@ -65,6 +65,13 @@ export interface UnknownRecord {
   readonly policy: string;
   /** Per candidate with any unknown cell. */
   readonly perCandidate: ReadonlyArray<{ readonly label: string; readonly cells: number }>;
+  /**
+   * Inputs the reference did not answer (timeout, crash, budget spent), in the Gen's reference
+   * filter or while measured (absent in older records).
+   */
+  readonly referenceLost?: number;
+  /** What `unknown: 'exclude'` left out, as one sentence; null when nothing (absent in older records). */
+  readonly excluded?: string | null;
 }
 
 /** Payload of a `coherence` record (`toHaveIncoherenceBelow`). @public */
@@ -388,13 +395,17 @@ const fromMeasurement = (m: Measurement) => ({
   timings: { durationMs: m.durationMs },
   isolation: m.isolation,
   pool: m.pool,
-  unknown: unknownRecord(
-    m.unknown.cells,
-    m.unknown.referenceCells,
-    m.unknownPolicy,
-    m.candidates.map((c) => c.label),
-    m.unknown.perCandidate,
-  ),
+  unknown: {
+    ...unknownRecord(
+      m.unknown.cells,
+      m.unknown.referenceCells,
+      m.unknownPolicy,
+      m.candidates.map((c) => c.label),
+      m.unknown.perCandidate,
+    ),
+    referenceLost: m.referenceLoss?.inputs ?? 0,
+    excluded: m.excluded,
+  },
   inconclusive: m.inconclusive,
 });
 
@@ -469,7 +480,11 @@ export const detectionRecord = (
       timings: { durationMs: d.durationMs },
       isolation: d.isolation,
       pool: d.pool,
-      unknown: unknownRecord(d.unknownCells, 0, d.unknownPolicy, labels ?? [], d.unknownPerCandidate),
+      unknown: {
+        ...unknownRecord(d.unknownCells, 0, d.unknownPolicy, labels ?? [], d.unknownPerCandidate),
+        referenceLost: d.referenceLoss?.inputs ?? 0,
+        excluded: d.excluded,
+      },
       inconclusive: d.verdict === 'inconclusive' ? d.reason : null,
     },
     {

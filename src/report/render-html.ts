@@ -10,6 +10,7 @@ import {
   ratio,
   replayText,
   reviewSuiteText,
+  overText,
   rhoStrength,
   taskCountText,
   unknownSuiteText,
@@ -163,8 +164,8 @@ const suiteCards = (summary: Summary): string => {
     card(String(s.failedChecks), 'failed'),
     card(String(s.distinctTasks), taskCountText(s).replace(/^\d+ /, '')),
     card(String(s.flaggedTasks), `flagged ${pointUnit(s, s.flaggedTasks)}`),
-    card(num(s.meanIncoherence), 'mean incoherence'),
-    card(num(s.meanErrorLowerBound), 'mean error lower bound'),
+    card(num(s.meanIncoherence), `mean incoherence${overText(s.meanIncoherenceOver, 'task point')}`),
+    card(num(s.meanErrorLowerBound), `mean error lower bound${overText(s.meanErrorLowerBoundOver, 'check')}`),
     card(isolationText(s), 'isolation'),
     ...(unknownSuiteText(s) === null
       ? []

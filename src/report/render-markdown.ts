@@ -17,6 +17,7 @@ import {
   ratio,
   replayText,
   reviewSuiteText,
+  overText,
   rhoStrength,
   taskCountText,
   unknownCell,
@@ -155,7 +156,7 @@ const suite = (summary: Summary): string[] => {
   const s = summary.suite;
   const lines = [
     `- **${s.checks}** checks, **${s.failedChecks}** failed; ${bold(taskCountText(s))}, ${bold(flaggedText(s))} (candidates disagree)`,
-    `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
+    `- mean incoherence ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}; mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')} (inconclusive checks count in no mean)`,
     `- isolation: ${isolationText(s)}`,
     ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
   ];

@@ -19,6 +19,7 @@ import {
   propertyRunsText,
   ratio,
   reviewSuiteText,
+  overText,
   rhoStrength,
   taskCountText,
   unknownCell,
@@ -192,8 +193,8 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
   const lines = flow(
     'Suite',
     [
-      `mean Î ${num(s.meanIncoherence)}`,
-      `mean error lower bound ${num(s.meanErrorLowerBound)}`,
+      `mean Î ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}`,
+      `mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')}`,
       `isolation ${isolationText(s)}`,
       ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => c.yellow(x)),
     ],

@@ -72,6 +72,10 @@ export interface CheckRow {
   readonly unknownPolicy: string | null;
   /** Why the evidence supported no verdict, or null. */
   readonly inconclusive: string | null;
+  /** Inputs the reference did not answer; null when the record does not say. */
+  readonly referenceLost: number | null;
+  /** What `unknown: 'exclude'` left out, as one sentence; null when nothing was. */
+  readonly excluded: string | null;
   /**
    * A fast-check property run (kind `property`): what ran and how it ended. Null for other kinds.
    * Such rows carry no incoherence, error or PAC signal and join no task point.
@@ -160,8 +164,14 @@ export interface SuiteFigures {
   readonly models: number;
   /** Tasks where candidates disagreed: some candidate is wrong, no oracle needed. */
   readonly flaggedTasks: number;
+  /** Mean Î over the task points that have one (conclusive checks only). */
   readonly meanIncoherence: number | null;
+  /** Task points behind `meanIncoherence` (absent in older summaries). */
+  readonly meanIncoherenceOver?: number;
+  /** Mean error lower bound over the conclusive checks that have one. */
   readonly meanErrorLowerBound: number | null;
+  /** Checks behind `meanErrorLowerBound` (absent in older summaries). */
+  readonly meanErrorLowerBoundOver?: number;
   /** Null when no task has both an error estimate and a disagreement signal. */
   readonly references: ReferenceFigures | null;
   /** Candidate cells that timed out or crashed, over all checks. */
@@ -170,6 +180,8 @@ export interface SuiteFigures {
   readonly checksWithUnknown: number;
   /** Checks whose evidence supported no verdict. */
   readonly inconclusiveChecks: number;
+  /** Checks whose figures leave out inputs or cells (`unknown: 'exclude'`; absent in older summaries). */
+  readonly checksWithExclusions?: number;
   /** Checks per isolation that ran (`os`, `process`, `none`; `unknown` for records without it). */
   readonly isolation: Readonly<Partial<Record<IsolationUsed | 'unknown', number>>>;
   /**
@@ -339,6 +351,8 @@ export const checkRow = (r: CrosscheckRecord): CheckRow => ({
   unknownByCandidate: r.unknown?.perCandidate ?? [],
   unknownPolicy: r.unknown?.policy ?? null,
   inconclusive: r.inconclusive ?? null,
+  referenceLost: r.unknown?.referenceLost ?? null,
+  excluded: r.unknown?.excluded ?? null,
   property: r.kind === 'property' ? r.data : null,
   triangulation: r.kind === 'triangulation' ? triangulationRow(r.data) : null,
 });
@@ -541,10 +555,13 @@ const isolationCounts = (rows: readonly CheckRow[]): SuiteFigures['isolation'] =
  */
 export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
   const rows = sortRecords(records).map(checkRow);
-  // Property runs are results of their own (biased inputs): they make no task point.
-  const measured = rows.filter((r) => r.kind !== 'property');
+  // Property runs are results of their own (biased inputs): they make no task point. Nor does an
+  // inconclusive check: its numbers support no verdict, so they enter no mean, rate or flag.
+  const measured = rows.filter((r) => r.kind !== 'property' && r.inconclusive === null);
   const properties = rows.filter((r) => r.kind === 'property');
   const points = taskPoints(measured);
+  const withIncoherence = points.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]));
+  const withBound = measured.flatMap((r) => (r.errorLowerBound === null ? [] : [r.errorLowerBound]));
   return {
     rows,
     suite: {
@@ -554,12 +571,15 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
       distinctTasks: new Set(points.map((p) => p.task)).size,
       models: new Set(points.flatMap((p) => (p.model === null ? [] : [p.model]))).size,
       flaggedTasks: points.filter((p) => p.disagreement === true).length,
-      meanIncoherence: mean(points.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]))),
-      meanErrorLowerBound: mean(rows.flatMap((r) => (r.errorLowerBound === null ? [] : [r.errorLowerBound]))),
+      meanIncoherence: mean(withIncoherence),
+      meanIncoherenceOver: withIncoherence.length,
+      meanErrorLowerBound: mean(withBound),
+      meanErrorLowerBoundOver: withBound.length,
       references: referenceFigures(taskPoints(measured, byPool)),
       unknownCells: rows.reduce((a, r) => a + (r.unknownCells ?? 0), 0),
       checksWithUnknown: rows.filter((r) => (r.unknownCells ?? 0) > 0).length,
       inconclusiveChecks: rows.filter((r) => r.inconclusive !== null).length,
+      checksWithExclusions: rows.filter((r) => r.excluded !== null).length,
       isolation: isolationCounts(rows),
       properties: {
         runs: properties.length,

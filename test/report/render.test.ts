@@ -34,7 +34,8 @@ describe('renderTerminal', () => {
         ✓     sort  beta   toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
         ✓     sort  gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
 
-        Suite  mean Î 0.067 · mean error lower bound 0.022 · isolation os (bubblewrap sandbox)
+        Suite  mean Î 0.067 over 9 task points · mean error lower bound 0.022 over 9 checks
+          isolation os (bubblewrap sandbox)
         With references (9 task × model pairs)  mean error 0.156 · detection rate 67% · false positives 0
           undetected mean error 0.071 · Spearman(error, Î) 0.71 (strong, n = 9)
 
@@ -66,8 +67,8 @@ describe('renderTerminal', () => {
               task        m    n  Î ± ε          error
         ✓  ⚑  a-task-wi…  3  100  0.250 ± 0.100  ≥ 0.075
 
-        Suite  mean Î 0.250
-          mean error lower bound 0.075
+        Suite  mean Î 0.250 over 1 task point
+          mean error lower bound 0.075 over 1 check
           isolation os (bubblewrap sandbox)
 
         Models (rank 1 = best)
@@ -134,7 +135,7 @@ describe('renderMarkdown', () => {
       > **Incomplete:** shards 2 are missing.
 
       - **2** checks, **0** failed; **2** tasks, **1** flagged (candidates disagree)
-      - mean incoherence 0.200; mean error lower bound 0.075
+      - mean incoherence 0.200 over 2 task points; mean error lower bound 0.075 over 2 checks (inconclusive checks count in no mean)
       - isolation: os (bubblewrap sandbox)
 
       With references (2 tasks):

@@ -40,7 +40,11 @@ export const unknownCell = (row: CheckRow): string => {
 /** Whether the summary has anything to show in an unknown column (tables without it stay as they were). */
 export const hasUnknown = (rows: readonly CheckRow[]): boolean =>
   rows.some(
-    (r) => (r.unknownCells ?? 0) > 0 || r.inconclusive !== null || (r.referenceLost ?? 0) > 0 || r.excluded !== null,
+    (r) =>
+      (r.unknownCells ?? 0) > 0 ||
+      r.inconclusive !== null ||
+      (r.referenceLost ?? 0) > 0 ||
+      r.excluded !== null,
   );
 
 /** The suite's unknown cells and inconclusive checks, or null when there are none. */
@@ -89,6 +93,25 @@ export const pairsText = (k: number): string => `${k} task × model pair${k === 
 export const pointUnit = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks'>, k: number): string =>
   s.tasks === s.distinctTasks ? `task${k === 1 ? '' : 's'}` : `task × model pair${k === 1 ? '' : 's'}`;
 
+/**
+ * `1 failed test without a check record (suite > test)`: failures the host reported that left no
+ * record; empty when there are none or the host did not say.
+ */
+export const unrecordedText = (run: {
+  readonly unrecordedFailures?: ReadonlyArray<{ readonly name: string }>;
+}): string[] => {
+  const failures = run.unrecordedFailures ?? [];
+  if (failures.length === 0) return [];
+  const shown = failures
+    .slice(0, 3)
+    .map((t) => t.name)
+    .join('; ');
+  const more = failures.length > 3 ? `; ${failures.length - 3} more` : '';
+  return [
+    `${failures.length} failed test${failures.length === 1 ? '' : 's'} without a check record (${shown}${more})`,
+  ];
+};
+
 /** ` over 9 tasks`: what a suite mean averages, when the summary says (older ones do not). */
 export const overText = (k: number | undefined, unit: string): string =>
   k === undefined ? '' : ` over ${k} ${unit}${k === 1 ? '' : 's'}`;
@@ -126,8 +149,7 @@ const FEWEST_RHO_POINTS = 5;
  */
 export const rhoStrength = (r: number | null, n: number): string => {
   if (r === null) return `undefined, n = ${n}`;
-  if (n < FEWEST_RHO_POINTS)
-    return `n = ${n}, too few points to judge: fewer than ${FEWEST_RHO_POINTS}`;
+  if (n < FEWEST_RHO_POINTS) return `n = ${n}, too few points to judge: fewer than ${FEWEST_RHO_POINTS}`;
   const a = Math.abs(r);
   const strength =
     a >= 0.9 ? 'very strong' : a >= 0.7 ? 'strong' : a >= 0.4 ? 'moderate' : a >= 0.1 ? 'weak' : 'negligible';

@@ -197,9 +197,7 @@ const common = obj({
           truncated: count,
         })(v, p),
   isolation: (v, p) => (v === undefined ? null : nullable(oneOf('os', 'process', 'none'))(v, p)),
-  unknown: optional(
-    nullable(obj({ referenceLost: optional(count), excluded: optional(nullable(str)) })),
-  ),
+  unknown: optional(nullable(obj({ referenceLost: optional(count), excluded: optional(nullable(str)) }))),
 });
 
 /**

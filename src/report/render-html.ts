@@ -2,6 +2,7 @@ import { GLYPHS } from './figures.ts';
 import {
   isolationText,
   num,
+  overText,
   PROPERTY_NOTE,
   pct,
   pointUnit,
@@ -10,7 +11,6 @@ import {
   ratio,
   replayText,
   reviewSuiteText,
-  overText,
   rhoStrength,
   taskCountText,
   unknownSuiteText,

@@ -8,6 +8,7 @@ import {
   hasUnknown,
   isolationText,
   num,
+  overText,
   PROPERTY_NOTE,
   pacText,
   pct,
@@ -17,11 +18,11 @@ import {
   ratio,
   replayText,
   reviewSuiteText,
-  overText,
   rhoStrength,
   taskCountText,
   unknownCell,
   unknownSuiteText,
+  unrecordedText,
 } from './format.ts';
 import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
@@ -260,6 +261,7 @@ export const renderMarkdown = (report: CrosscheckReport): string => {
   const shard = run.shard ? `, shards ${run.shard.indexes.join(', ')} of ${run.shard.count}` : '';
   const lines = [`## crosscheck report`, '', `_${run.framework}${shard}_`];
   if (missing.length) lines.push('', `> **Incomplete:** shards ${missing.join(', ')} are missing.`);
+  lines.push(...unrecordedText(run).map((x) => `\n> **${x}**`));
   if (summary.rows.length === 0)
     return `${[...lines, '', 'No crosscheck records in this run.'].join('\n')}\n`;
   const measured = summary.rows.some((r) => r.kind !== 'property');

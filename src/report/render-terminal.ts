@@ -11,6 +11,7 @@ import {
   isolationText,
   ms,
   num,
+  overText,
   PROPERTY_NOTE,
   pacText,
   pct,
@@ -19,11 +20,11 @@ import {
   propertyRunsText,
   ratio,
   reviewSuiteText,
-  overText,
   rhoStrength,
   taskCountText,
   unknownCell,
   unknownSuiteText,
+  unrecordedText,
 } from './format.ts';
 import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
@@ -59,6 +60,7 @@ const headline = (report: CrosscheckReport, width: number, c: Colors): string[] 
   const parts: string[] = [
     `${s.checks} check${s.checks === 1 ? '' : 's'}`,
     s.failedChecks ? c.red(`${s.failedChecks} failed`) : c.green('0 failed'),
+    ...unrecordedText(report.run).map((x) => c.red(x)),
     // A suite of property runs only has no tasks to count.
     ...(s.checks > 0 && s.checks === s.properties.runs
       ? []
@@ -270,7 +272,9 @@ const modelLines = (summary: Summary, width: number, c: Colors): string[] => {
     ),
     ...flow(
       'Spearman(coherent share, correct share)',
-      [`${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length)})`],
+      [
+        `${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length)})`,
+      ],
       width,
     ),
   ];

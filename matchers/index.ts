@@ -13,6 +13,7 @@ import { toPassGroundedReview } from './to-pass-grounded-review.ts';
 import { toRankLike } from './to-rank-like.ts';
 
 export type { CrosscheckMatcherResult, MatcherContext } from './context.ts';
+export { configureSuite, type SuiteOptions } from './suite.ts';
 export type {
   AgreeWithReferenceOptions,
   CoherentAcrossOptions,

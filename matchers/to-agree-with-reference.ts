@@ -7,6 +7,7 @@ import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num, pct, unknownText } from './message.ts';
+import { withSuiteDelta } from './suite.ts';
 import type { AgreeWithReferenceOptions } from './types.ts';
 
 const NAME = 'toAgreeWithReference';
@@ -88,7 +89,7 @@ export async function toAgreeWithReference(
       toAgreeWithReference,
     );
   }
-  const m = await measure(task, [candidate], rest);
+  const m = await measure(task, [candidate], withSuiteDelta(rest));
   // Where the reference did not return, whether the candidate is right is not known; unless the
   // user excluded unknown cells, that makes the check inconclusive, as a short Gen does.
   const inconclusive = [

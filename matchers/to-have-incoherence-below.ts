@@ -5,6 +5,7 @@ import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { checkPool, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num, pct, unknownText } from './message.ts';
+import { suiteDelta } from './suite.ts';
 import type { IncoherenceBelowOptions } from './types.ts';
 
 const NAME = 'toHaveIncoherenceBelow';
@@ -79,7 +80,7 @@ export async function toHaveIncoherenceBelow(
     );
   }
   const { confidence: rawConfidence, ...rest } = options ?? {};
-  const confidence = rawConfidence ?? 0.95;
+  const confidence = rawConfidence ?? 1 - (suiteDelta() ?? 0.05);
   if (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1)) {
     misuse(
       'INVALID_OPTION',

@@ -1,5 +1,5 @@
-import { rankingRecord } from '../src/report/index.ts';
 import { readProbability } from '../src/errors/index.ts';
+import { rankingRecord } from '../src/report/index.ts';
 import { averageRanks, spearman, spearmanPValue } from '../src/stats/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { formatMessage, misuse, num } from './message.ts';
@@ -85,7 +85,11 @@ export function toRankLike(
       toRankLike,
     );
   }
-  const alpha = readProbability({ where: `${NAME}(expected, options)`, field: 'alpha' }, options?.alpha, 0.05);
+  const alpha = readProbability(
+    { where: `${NAME}(expected, options)`, field: 'alpha' },
+    options?.alpha,
+    0.05,
+  );
   const aligned = align(received, expected);
   if (typeof aligned === 'string' || aligned.items.length < 2) {
     return misuse(

@@ -112,6 +112,23 @@ export const unrecordedText = (run: {
   ];
 };
 
+/**
+ * The suite-wide meaning of its claims: `12 claims at confidence 0.95 each; at least one may be
+ * false with probability up to 0.6 (union bound, Σδ)`; null without claims.
+ */
+export const claimsText = (s: {
+  readonly claims?: { readonly count: number; readonly deltas: readonly number[]; readonly sumDelta: number };
+}): string | null => {
+  const c = s.claims;
+  if (!c || c.count === 0) return null;
+  const distinct = [...new Set(c.deltas)];
+  const each =
+    distinct.length === 1
+      ? `at confidence ${num(1 - (distinct[0] as number))} each`
+      : 'each at its own confidence';
+  return `${c.count} statistical claim${c.count === 1 ? '' : 's'} ${each}; at least one may be false with probability up to ${num(c.sumDelta)} (union bound, Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks`;
+};
+
 /** ` over 9 tasks`: what a suite mean averages, when the summary says (older ones do not). */
 export const overText = (k: number | undefined, unit: string): string =>
   k === undefined ? '' : ` over ${k} ${unit}${k === 1 ? '' : 's'}`;

@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { GLYPHS } from './figures.ts';
 import {
   checkName,
+  claimsText,
   classesText,
   errorCell,
   estimate,
@@ -198,6 +199,7 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
       `mean Î ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}`,
       `mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')}`,
       `isolation ${isolationText(s)}`,
+      ...[claimsText(s)].filter((x): x is string => x !== null),
       ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => c.yellow(x)),
     ],
     width,

@@ -180,6 +180,12 @@ export interface SuiteFigures {
   readonly checksWithUnknown: number;
   /** Checks whose evidence supported no verdict. */
   readonly inconclusiveChecks: number;
+  /**
+   * The statistical claims the passing checks make (a detection certificate, an interval below a
+   * bound, an error bound), each holding with probability ≥ 1 − δ on its own: how many, and Σδ,
+   * the union bound on the chance that at least one of them is false (absent in older summaries).
+   */
+  readonly claims?: { readonly count: number; readonly deltas: readonly number[]; readonly sumDelta: number };
   /** Checks whose figures leave out inputs or cells (`unknown: 'exclude'`; absent in older summaries). */
   readonly checksWithExclusions?: number;
   /** Checks per isolation that ran (`os`, `process`, `none`; `unknown` for records without it). */
@@ -580,6 +586,7 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
       checksWithUnknown: rows.filter((r) => (r.unknownCells ?? 0) > 0).length,
       inconclusiveChecks: rows.filter((r) => r.inconclusive !== null).length,
       checksWithExclusions: rows.filter((r) => r.excluded !== null).length,
+      claims: claimsOf(records),
       isolation: isolationCounts(rows),
       properties: {
         runs: properties.length,
@@ -592,6 +599,30 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
     llm: llmSummary(records),
     // Only suites with reviews carry the field, so other reports keep their exact shape.
     ...reviewsField(records),
+  };
+};
+
+/** δ of the claim a passing, conclusive, un-negated check makes; null when it makes none. */
+const claimDelta = (r: CrosscheckRecord): number | null => {
+  if (r.verdict !== 'pass' || r.test.negated || (r.inconclusive ?? null) !== null) return null;
+  if (r.kind === 'detection') return r.data.verdict === 'coherent' ? r.data.delta : null;
+  if (r.kind === 'coherence') return r.data.incoherence?.delta ?? null;
+  if (r.kind === 'error') return r.data.error?.delta ?? null;
+  return null;
+};
+
+const claimsOf = (records: readonly CrosscheckRecord[]): NonNullable<SuiteFigures['claims']> => {
+  const deltas = records.flatMap((r) => {
+    const d = claimDelta(r);
+    return d === null ? [] : [d];
+  });
+  return {
+    count: deltas.length,
+    deltas,
+    sumDelta: Math.min(
+      1,
+      deltas.reduce((a, b) => a + b, 0),
+    ),
   };
 };
 

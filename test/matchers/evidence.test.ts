@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { toAgreeWithReference, toRankLike } from '../../matchers/index.ts';
+import {
+  configureSuite,
+  toAgreeWithReference,
+  toBeCoherentAcross,
+  toRankLike,
+} from '../../matchers/index.ts';
 import '../../matchers/vitest.ts';
 import { fromFunctions } from '../../src/candidates/index.ts';
 import { CrosscheckError } from '../../src/errors/index.ts';
+import { renderTerminal, summarize } from '../../src/report/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import { context } from './context.ts';
 
@@ -35,7 +41,10 @@ describe('toAgreeWithReference decides on the exact upper bound, not the point e
 
   it('should let .not pass only when the exact lower bound is above maxError', async () => {
     // 1 of 50: the lower bound (0.001) is not above 0.01, so the data does not show error > 1 %.
-    const weak = await toAgreeWithReference.call(context(true), once!, task, { maxError: 0.01, shrink: false });
+    const weak = await toAgreeWithReference.call(context(true), once!, task, {
+      maxError: 0.01,
+      shrink: false,
+    });
     expect(weak.pass).toBe(true);
     // Without maxError, one differing input refutes "no input differs".
     const none = await toAgreeWithReference.call(context(true), once!, task, { shrink: false });
@@ -47,7 +56,9 @@ describe('toAgreeWithReference decides on the exact upper bound, not the point e
     const result = await toAgreeWithReference.call(context(true), right!, task);
     expect(result.pass).toBe(true);
     // 1 − 0.05^(1/50) = 0.0582
-    expect(result.message()).toContain('differs on 0 of 50 inputs (Ê = 0; exact binomial (Clopper–Pearson) one-sided bounds at 95%: error ≤ 0.0582)');
+    expect(result.message()).toContain(
+      'differs on 0 of 50 inputs (Ê = 0; exact binomial (Clopper–Pearson) one-sided bounds at 95%: error ≤ 0.0582)',
+    );
   });
 
   it('should refuse maxError: 0 with a typed error pointing to the claim N clean inputs support', async () => {
@@ -98,6 +109,56 @@ describe('toRankLike decides on the permutation p-value as well as the threshold
   });
 
   it('should let a larger alpha accept the chance it names', () => {
-    expect(toRankLike.call(context(), [1, 2, 3], [1, 2, 3], { minSpearman: 0.8, alpha: 0.2 }).pass).toBe(true);
+    expect(toRankLike.call(context(), [1, 2, 3], [1, 2, 3], { minSpearman: 0.8, alpha: 0.2 }).pass).toBe(
+      true,
+    );
+  });
+});
+
+describe('the suite-wide meaning of k certificates', () => {
+  const many = defineTask({ name: 'many', inputs: Array.from({ length: 2000 }, (_, i) => [i] as [number]) });
+  const pool = fromFunctions({ a: (x: number) => 2 * x, b: (x: number) => x + x });
+
+  it('should state k claims at 1 − δ each and their union bound in the summary', async () => {
+    // Act: three certificates at the default δ = 0.05.
+    const records = [];
+    for (let k = 0; k < 3; k++)
+      records.push((await toBeCoherentAcross.call(context(), many, pool, { seed: k })).record);
+    const summary = summarize(records);
+    // Assert
+    expect(summary.suite.claims).toEqual({
+      count: 3,
+      deltas: [0.05, 0.05, 0.05],
+      sumDelta: 0.15000000000000002,
+    });
+    const text = renderTerminal(
+      {
+        schema: 'crosscheck/report',
+        version: 1,
+        run: { framework: 'vitest', shard: null },
+        records,
+        summary,
+      },
+      { color: false, width: 400 },
+    );
+    expect(text).toContain(
+      '3 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.150 (union bound, Σδ)',
+    );
+  });
+
+  it('should run every check at δ_suite / k once configureSuite sets a suite δ', async () => {
+    configureSuite({ delta: 0.05, checks: 20 });
+    try {
+      // Act
+      const result = await toBeCoherentAcross.call(context(), many, pool);
+      const own = await toBeCoherentAcross.call(context(), many, pool, { delta: 0.1 });
+      // Assert: δ = 0.05 / 20 = 0.0025 needs N = ⌈ln 0.0025 / ln 0.95⌉ = 117 inputs; an explicit δ wins.
+      expect(result.record.data).toMatchObject({ delta: 0.0025, required: 117, verdict: 'coherent' });
+      expect(own.record.data).toMatchObject({ delta: 0.1 });
+      expect(summarize([result.record]).suite.claims?.sumDelta).toBe(0.0025);
+    } finally {
+      configureSuite(null);
+    }
+    expect(() => configureSuite({ delta: 0.05 } as never)).toThrow(CrosscheckError);
   });
 });

@@ -23,7 +23,9 @@ const slowReference = async (x: number) => {
 const pool = fromFunctions({ id: (x: number) => x, wrongThere: (x: number) => (x % 10 === 0 ? -1 : x) });
 const task = defineTask({ name: 'id', inputs: [[1], [2]] });
 const filtered = () =>
-  gen.fromArbitrary(fc.tuple(fc.integer({ min: 0, max: 99 }))).withReference(slowReference, { timeoutMs: 40 });
+  gen
+    .fromArbitrary(fc.tuple(fc.integer({ min: 0, max: 99 })))
+    .withReference(slowReference, { timeoutMs: 40 });
 
 describe('a Gen whose reference filter times out', () => {
   it('should make measure and detect inconclusive by default, naming the inputs lost', async () => {
@@ -101,12 +103,17 @@ describe("unknown: 'exclude' with a candidate that hangs on 30 % of inputs", () 
     const hanging = await detect(plain, fromFunctions({ a: id, b: id, hangs }), { unknown: 'exclude' });
     // Assert
     expect([always.verdict, hanging.verdict]).toEqual(['coherent', 'coherent']);
-    expect(always.certificate).toBe('incoherence ≤ 0.05 with confidence 0.95 (for these 3 candidates and this Gen)');
+    expect(always.certificate).toBe(
+      'incoherence ≤ 0.05 with confidence 0.95 (for these 3 candidates and this Gen)',
+    );
     expect(hanging.certificate).not.toBe(always.certificate);
     expect(hanging.certificate).toContain(
       "18 candidate cells that timed out or crashed were excluded (unknown: 'exclude'; hangs 18)",
     );
-    const m = await measure(plain, fromFunctions({ a: id, b: id, hangs }), { unknown: 'exclude', shrink: false });
+    const m = await measure(plain, fromFunctions({ a: id, b: id, hangs }), {
+      unknown: 'exclude',
+      shrink: false,
+    });
     expect(m.excluded).toContain('18 candidate cells');
   });
 });

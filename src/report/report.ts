@@ -72,7 +72,8 @@ export const createReport = (
     run: {
       framework: run.framework,
       shard: run.shard,
-      ...(run.unrecordedFailures === undefined ? {} : { unrecordedFailures: [...run.unrecordedFailures] }),
+      // Only runs with such failures carry the field, so other reports keep their exact shape.
+      ...(run.unrecordedFailures?.length ? { unrecordedFailures: [...run.unrecordedFailures] } : {}),
     },
     records: sorted,
     summary: summarize(sorted),

@@ -28,12 +28,12 @@
  */
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
+import { type MatcherContext, toAgreeWithReference } from '../matchers/index.ts';
 import { fromFunctions } from '../src/candidates/index.ts';
 import type { Outcome } from '../src/exec/index.ts';
 import { type CrosscheckGen, gen } from '../src/inputs/index.ts';
 import { Accumulator, detect, type Estimator, intervalOf, meanOf, measure } from '../src/measure/index.ts';
 import { groupDraws } from '../src/measure/options.ts';
-import { type MatcherContext, toAgreeWithReference } from '../matchers/index.ts';
 import { defineTask } from '../src/task/index.ts';
 import { comparator } from '../src/values/index.ts';
 
@@ -540,13 +540,17 @@ const main = async (): Promise<void> => {
     const rate = certified / reps;
     const name = 'reference times out where b is wrong (I = 0.1)';
     detections.push({ name, rate, delta: 0.05 });
-    console.log(`${name.padEnd(44)} certified ${rate.toFixed(4)} (δ = 0.05; ${reps} runs; must be 0: inconclusive)`);
+    console.log(
+      `${name.padEnd(44)} certified ${rate.toFixed(4)} (δ = 0.05; ${reps} runs; must be 0: inconclusive)`,
+    );
   }
 
   // toAgreeWithReference: a candidate whose true error is maxError (the boundary) or twice it
   // must pass at most δ of the time; before the exact rule, at n = 20 and twice maxError it passed
   // 38 % of the time on the point estimate.
-  console.log(`\nfalse pass of toAgreeWithReference (error ≤ maxError = 0.05 at δ = 0.05), ${DETECT_REPS} runs each`);
+  console.log(
+    `\nfalse pass of toAgreeWithReference (error ≤ maxError = 0.05 at δ = 0.05), ${DETECT_REPS} runs each`,
+  );
   {
     const ctx = {
       isNot: false,

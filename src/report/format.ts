@@ -121,7 +121,8 @@ export const claimsText = (s: {
 }): string | null => {
   const c = s.claims;
   if (!c || c.count === 0) return null;
-  const distinct = [...new Set(c.deltas)];
+  // 1 − 0.95 is 0.050000000000000044: compare δ as printed.
+  const distinct = [...new Set(c.deltas.map((d) => Number(d.toPrecision(6))))];
   const each =
     distinct.length === 1
       ? `at confidence ${num(1 - (distinct[0] as number))} each`

@@ -191,6 +191,21 @@ const flow = (
   return [...lines, line];
 };
 
+/** A long sentence as parts of at most `max` characters, cut between words, so it wraps in narrow terminals. */
+const wordChunks = (text: string | null, max: number): string[] => {
+  if (text === null) return [];
+  const parts: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > max) {
+      parts.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') parts.push(line);
+  return parts;
+};
+
 const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
   const s = summary.suite;
   const lines = flow(
@@ -199,12 +214,13 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
       `mean Î ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}`,
       `mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')}`,
       `isolation ${isolationText(s)}`,
-      ...[claimsText(s)].filter((x): x is string => x !== null),
       ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => c.yellow(x)),
     ],
     width,
     c.bold,
   );
+  // The suite-wide meaning of its claims, as its own sentence under the figures.
+  lines.push(...wordChunks(claimsText(s), width - 4).map((x) => `    ${x}`));
   const r = s.references;
   if (r) {
     lines.push(

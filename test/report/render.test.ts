@@ -36,6 +36,8 @@ describe('renderTerminal', () => {
 
         Suite  mean Î 0.067 over 9 task points · mean error lower bound 0.022 over 9 checks
           isolation os (bubblewrap sandbox)
+          8 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.400 (union bound,
+          Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks
         With references (9 task × model pairs)  mean error 0.156 · detection rate 67% · false positives 0
           undetected mean error 0.071 · Spearman(error, Î) 0.71 (strong, n = 9)
 
@@ -70,6 +72,11 @@ describe('renderTerminal', () => {
         Suite  mean Î 0.250 over 1 task point
           mean error lower bound 0.075 over 1 check
           isolation os (bubblewrap sandbox)
+          1 statistical claim at confidence 0.950 each;
+          at least one may be false with probability up
+          to 0.050 (union bound, Σδ). For a suite-wide
+          δ, set configureSuite({ delta, checks }) once:
+          each check then runs at δ / checks
 
         Models (rank 1 = best)
         model  coherent  rank  correct  rank  mean error
@@ -137,6 +144,7 @@ describe('renderMarkdown', () => {
       - **2** checks, **0** failed; **2** tasks, **1** flagged (candidates disagree)
       - mean incoherence 0.200 over 2 task points; mean error lower bound 0.075 over 2 checks (inconclusive checks count in no mean)
       - isolation: os (bubblewrap sandbox)
+      - 2 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.100 (union bound, Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks
 
       With references (2 tasks):
 

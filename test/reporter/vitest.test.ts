@@ -46,7 +46,8 @@ describe('Vitest reporter', () => {
 
         Suite  mean Î 0.089 over 6 task points · mean error lower bound 0.027 over 6 checks
           isolation none (trusted functions only)
-          6 statistical claims each at its own confidence; at least one may be false with probability up to 0.300 (union bound, Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks
+          6 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.300 (union bound,
+          Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks
         With references (6 task × model pairs)  mean error 0.169 · detection rate 67% · false positives 0
           undetected mean error 0.188 · Spearman(error, Î) 0.47 (moderate, n = 6)
 

@@ -14,8 +14,11 @@
  * itself, and detection through `detect()` itself, with in-process function candidates. Printed:
  * the empirical coverage of the incoherence interval, the error interval and the error lower bound
  * (E ≥ max(0, Î − ε)/2), for both estimators; and the rate at which `detect` certifies a pool
- * whose true incoherence is exactly ε (should be ≤ δ). The last stdout line is one JSON object:
- * `{"minCoverageMargin": worst (coverage − (1 − δ)), "maxFalseCertificationExcess": worst (rate − δ)}`.
+ * whose true incoherence is exactly ε (should be ≤ δ), including a Gen whose reference filter
+ * times out exactly where a candidate is wrong (must be 0: inconclusive), and the rate at which
+ * `toAgreeWithReference` passes a candidate whose true error is `maxError` or twice it (should be
+ * ≤ δ). The last stdout line is one JSON object: `{"minCoverageMargin": worst (coverage −
+ * (1 − δ)), "maxFalseCertificationExcess": worst (rate − δ) over both}`.
  *
  * Unknown cells are excluded here (the analysis's exclusion rule): the truth is then the
  * expectation given that the input has two known candidate outcomes (incoherence), or a known
@@ -25,6 +28,7 @@
  */
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
+import { type MatcherContext, toAgreeWithReference } from '../matchers/index.ts';
 import { fromFunctions } from '../src/candidates/index.ts';
 import type { Outcome } from '../src/exec/index.ts';
 import { type CrosscheckGen, gen } from '../src/inputs/index.ts';
@@ -217,7 +221,7 @@ const score = (
 const distinctOnly = (draws: readonly [number][], n: number): ReturnType<typeof groupDraws<[number]>> => {
   const g = groupDraws(draws);
   const inputs = g.inputs.slice(0, n);
-  return { inputs, weights: inputs.map(() => 1), draws: inputs.length };
+  return { inputs, weights: inputs.map(() => 1), draws: inputs.length, lost: {} };
 };
 
 /** REPS runs of the measure's analysis on draws of `g`, one per seed. */
@@ -512,6 +516,74 @@ const main = async (): Promise<void> => {
     console.log(
       `${name.padEnd(44)} certified ${rate.toFixed(4)} (δ = ${b.delta}, exact ${((1 - b.epsilon) ** Math.ceil(Math.log(b.delta) / Math.log(1 - b.epsilon))).toFixed(4)})`,
     );
+  }
+
+  // A reference that times out exactly where a candidate is wrong (a tenth of the Gen's mass):
+  // inputs lost to it must never be dropped silently into a certificate "incoherence ≤ 0.05".
+  // Reported beside detect's false certifications; it should be 0 (the run is inconclusive).
+  {
+    const reps = Math.max(20, Math.round(DETECT_REPS / 40));
+    const hangs = async (x: number) => {
+      if (x % 10 === 0) await new Promise((r) => setTimeout(r, 500));
+      return x;
+    };
+    const g = gen
+      .fromArbitrary(fc.tuple(fc.noBias(fc.integer({ min: 0, max: 99 }))))
+      .withReference(hangs, { timeoutMs: 20 });
+    const task = defineTask({ name: 'reference-timeout', inputs: g });
+    const candidates = fromFunctions({ a: fixed, b: (x: number) => (x % 10 === 0 ? -1 : x) });
+    let certified = 0;
+    for (let rep = 0; rep < reps; rep++) {
+      const d = await detect(task, candidates, { seed: rep, shrink: false });
+      if (d.verdict === 'coherent') certified++;
+    }
+    const rate = certified / reps;
+    const name = 'reference times out where b is wrong (I = 0.1)';
+    detections.push({ name, rate, delta: 0.05 });
+    console.log(
+      `${name.padEnd(44)} certified ${rate.toFixed(4)} (δ = 0.05; ${reps} runs; must be 0: inconclusive)`,
+    );
+  }
+
+  // toAgreeWithReference: a candidate whose true error is maxError (the boundary) or twice it
+  // must pass at most δ of the time; before the exact rule, at n = 20 and twice maxError it passed
+  // 38 % of the time on the point estimate.
+  console.log(
+    `\nfalse pass of toAgreeWithReference (error ≤ maxError = 0.05 at δ = 0.05), ${DETECT_REPS} runs each`,
+  );
+  {
+    const ctx = {
+      isNot: false,
+      promise: '',
+      currentTestName: 'coverage',
+      testPath: 'bench/coverage.ts',
+      utils: { matcherHint: () => '', EXPECTED_COLOR: (x: string) => x, RECEIVED_COLOR: (x: string) => x },
+    } as unknown as MatcherContext;
+    const g = gen.fromArbitrary(fc.tuple(fc.noBias(fc.integer({ min: 0, max: 999 }))));
+    const task = defineTask({ name: 'agree', inputs: g, reference: fixed });
+    for (const { error, n } of [
+      { error: 0.1, n: 20 },
+      { error: 0.1, n: 200 },
+      { error: 0.05, n: 200 },
+      { error: 0.05, n: 1000 },
+    ]) {
+      // Wrong on the first error · 1000 values: a true error of exactly `error` under the Gen.
+      const [candidate] = fromFunctions({ c: (x: number) => (x < error * 1000 ? -1 : x) });
+      let passed = 0;
+      for (let rep = 0; rep < DETECT_REPS; rep++) {
+        const r = await toAgreeWithReference.call(ctx, candidate as never, task, {
+          maxError: 0.05,
+          n,
+          seed: rep,
+          shrink: false,
+        });
+        if (r.pass) passed++;
+      }
+      const rate = passed / DETECT_REPS;
+      const name = `true error ${error}, n = ${n}`;
+      detections.push({ name: `toAgreeWithReference ${name}`, rate, delta: 0.05 });
+      console.log(`${name.padEnd(44)} passed ${rate.toFixed(4)} (δ = 0.05)`);
+    }
   }
 
   const margins = rows.flatMap((r) =>

@@ -14,6 +14,7 @@ import { toRankLike } from './to-rank-like.ts';
 import { toRankModels } from './to-rank-models.ts';
 
 export type { CrosscheckMatcherResult, MatcherContext } from './context.ts';
+export { configureSuite, type SuiteOptions } from './suite.ts';
 export type {
   AgreeWithReferenceOptions,
   CoherentAcrossOptions,

@@ -51,4 +51,5 @@ setRecordSink({
   deliver,
 });
 
+export { configureSuite, type SuiteOptions } from './suite.ts';
 export type { CrosscheckMatchers } from './types.ts';

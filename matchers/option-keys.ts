@@ -41,8 +41,9 @@ export const MATCHER_KEYS = {
     n: true,
     minInputs: true,
     maxError: true,
+    delta: true,
   }),
-  toRankLike: knownKeys<RankLikeOptions>({ minSpearman: true }),
+  toRankLike: knownKeys<RankLikeOptions>({ minSpearman: true, alpha: true }),
   toBeTriangulatedBy: knownKeys<TriangulatedByOptions>({
     ...TRIANGULATE_KEYS,
     selects: true,

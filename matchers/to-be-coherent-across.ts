@@ -6,6 +6,7 @@ import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { checkOptions, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, num, unknownText } from './message.ts';
+import { withSuiteDelta } from './suite.ts';
 import type { CoherentAcrossOptions } from './types.ts';
 
 const NAME = 'toBeCoherentAcross';
@@ -58,7 +59,7 @@ export async function toBeCoherentAcross(
   // The pool is checked by detect(), which names itself in the message.
   checkTask(USE, task, 'received');
   checkOptions(USE, options);
-  const d = await detect(task, candidates, options);
+  const d = await detect(task, candidates, withSuiteDelta(options));
   const pass = this.isNot ? d.verdict !== 'incoherent' : d.verdict === 'coherent';
   const record = detectionRecord(
     d,

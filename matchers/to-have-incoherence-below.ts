@@ -5,6 +5,7 @@ import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { checkOptions, checkPool, checkTask, type MatcherUse } from './guards.ts';
 import { formatMessage, misuse, num, pct, unknownText } from './message.ts';
+import { suiteDelta } from './suite.ts';
 import type { IncoherenceBelowOptions } from './types.ts';
 
 const NAME = 'toHaveIncoherenceBelow';
@@ -50,6 +51,7 @@ const details = (m: Measurement): Array<[string, string]> => {
         m.candidates.map((c, i) => [c.label, m.unknown.perCandidate[i] ?? 0] as const),
       ),
     ]);
+  if (m.excluded !== null) out.push(['Excluded', m.excluded]);
   return out;
 };
 
@@ -79,7 +81,7 @@ export async function toHaveIncoherenceBelow(
     );
   }
   const { confidence: rawConfidence, ...rest } = options ?? {};
-  const confidence = rawConfidence ?? 0.95;
+  const confidence = rawConfidence ?? 1 - (suiteDelta() ?? 0.05);
   if (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1)) {
     misuse(
       'INVALID_OPTION',

@@ -71,6 +71,8 @@ const received = (r: Review): string => {
       return `${num(r.score as number)} (${counts}) on ${judged} inputs from ${scenarios} scenarios`;
     case 'no-valid-inputs':
       return `no valid input in ${r.scenarios.filter((s) => s.status === 'skipped').length} scenarios (early stop): the candidate failed on every input the generator wrote`;
+    case 'no-parseable-inputs':
+      return `inconclusive: ${r.problem ?? 'the generator wrote no parseable input'} (the generator failed, not the candidate)`;
     case 'no-parseable-verdicts':
       return `inconclusive: the judge gave no readable verdict on ${judged} inputs`;
     case 'no-scenarios':
@@ -220,7 +222,7 @@ export async function toPassGroundedReview(
       matcher: NAME,
       receivedName: pool ? 'candidates' : 'candidate',
       expectedName: 'task',
-      summary: `${label} ${pass ? 'passed' : 'failed'} grounded review of ${task.name}: ${r.counts.correct} of ${r.counts.correct + r.counts.incorrect} judged outputs conform${poolReview ? ` (class of ${r.candidate.label})` : ''}.`,
+      summary: `${label} ${inconclusive ? 'was inconclusive in' : pass ? 'passed' : 'failed'} grounded review of ${task.name}: ${r.counts.correct} of ${r.counts.correct + r.counts.incorrect} judged outputs conform${poolReview ? ` (class of ${r.candidate.label})` : ''}.`,
       expected: isNot
         ? `a rejection: share of CORRECT verdicts < ${threshold.toFixed(2)}, or early stop`
         : `share of CORRECT verdicts ≥ ${threshold.toFixed(2)}`,

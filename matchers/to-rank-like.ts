@@ -1,5 +1,6 @@
+import { readProbability } from '../src/errors/index.ts';
 import { rankingRecord } from '../src/report/index.ts';
-import { averageRanks, spearman } from '../src/stats/index.ts';
+import { averageRanks, spearman, spearmanPValue } from '../src/stats/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { checkOptions } from './guards.ts';
 import { formatMessage, misuse, num } from './message.ts';
@@ -32,9 +33,20 @@ const align = (a: Scores, b: Scores): { items: string[]; xs: number[]; ys: numbe
   return { items, xs: items.map((k) => ra[k] as number), ys: items.map((k) => rb[k] as number) };
 };
 
+/** The fewest items at which a perfect agreement (ρ = 1, p = 1/n!) reaches p ≤ α. */
+const fewestItems = (alpha: number): number => {
+  let n = 2;
+  let orders = 2;
+  while (1 / orders > alpha) orders *= ++n;
+  return n;
+};
+
 /**
- * `expect(scoresA).toRankLike(scoresB, { minSpearman })`: Spearman's ρ (ties averaged) of the two
- * rankings is at least `minSpearman`.
+ * `expect(scoresA).toRankLike(scoresB, { minSpearman, alpha })`: Spearman's ρ (ties averaged) of
+ * the two rankings is at least `minSpearman`, and unrelated orders reach that ρ with probability
+ * at most `alpha` (the permutation p-value, exact up to 8 items). With few items even ρ = 1
+ * arises by chance (1 time in 6 with 3 items), so the check then fails as inconclusive instead
+ * of passing. `.not` passes when ρ is below `minSpearman`.
  * @public
  */
 export function toRankLike(
@@ -75,6 +87,11 @@ export function toRankLike(
       toRankLike,
     );
   }
+  const alpha = readProbability(
+    { where: `${NAME}(expected, options)`, field: 'alpha' },
+    options?.alpha,
+    0.05,
+  );
   const aligned = align(received, expected);
   if (typeof aligned === 'string' || aligned.items.length < 2) {
     return misuse(
@@ -87,10 +104,31 @@ export function toRankLike(
     );
   }
   const rho = spearman(aligned.xs, aligned.ys);
-  // ρ is undefined when a side is constant: no evidence either way, so `.not` fails too.
-  const pass = Number.isFinite(rho) ? rho >= minSpearman : this.isNot === true;
+  const n = aligned.items.length;
+  const pValue = spearmanPValue(aligned.xs, aligned.ys);
+  // ρ at the threshold, but no more often than chance allows at α: the items cannot support it.
+  const chance =
+    Number.isFinite(rho) && rho >= minSpearman && pValue > alpha
+      ? `with ${n} items unrelated orders reach ρ ≥ ${num(rho)} with probability ${num(pValue)} (permutation p-value${n <= 8 ? ', exact' : ''}), above α = ${num(alpha)}; ${n < fewestItems(alpha) ? `no ranking of fewer than ${fewestItems(alpha)} items can pass at this α` : 'more items, or a larger α, are needed'}`
+      : null;
+  // ρ is undefined when a side is constant: no evidence either way, so `.not` fails too. Too few
+  // items for the threshold fails both ways as well.
+  const pass = Number.isFinite(rho)
+    ? this.isNot
+      ? rho >= minSpearman
+      : rho >= minSpearman && chance === null
+    : this.isNot === true;
   const record = rankingRecord(
-    { spearman: rho, minSpearman, items: aligned.items, received: aligned.xs, expected: aligned.ys },
+    {
+      spearman: rho,
+      minSpearman,
+      items: aligned.items,
+      received: aligned.xs,
+      expected: aligned.ys,
+      pValue,
+      alpha,
+      inconclusive: chance,
+    },
     recordContext(this, NAME, pass),
   );
   const ra = averageRanks(aligned.xs);
@@ -101,11 +139,15 @@ export function toRankLike(
       matcher: NAME,
       receivedName: 'scores',
       expectedName: 'expected',
-      summary: `Rankings of ${aligned.items.length} items compared by Spearman's ρ (ties averaged).\n${rows.join('\n')}`,
-      expected: `${this.isNot ? 'ρ <' : 'ρ ≥'} ${num(minSpearman)}`,
-      received: Number.isFinite(rho)
-        ? `ρ = ${num(rho)}`
-        : 'inconclusive: ρ is undefined, one side gives every item the same score',
+      summary: `Rankings of ${n} items compared by Spearman's ρ (ties averaged).\n${rows.join('\n')}`,
+      expected: this.isNot
+        ? `ρ < ${num(minSpearman)}`
+        : `ρ ≥ ${num(minSpearman)}, with permutation p-value ≤ α = ${num(alpha)}`,
+      received: !Number.isFinite(rho)
+        ? 'inconclusive: ρ is undefined, one side gives every item the same score'
+        : chance !== null && !this.isNot
+          ? `inconclusive: ρ = ${num(rho)} over ${n} items, but ${chance}`
+          : `ρ = ${num(rho)} over ${n} items (permutation p-value ${num(pValue)})`,
     });
   // The two rankings, item by item, for the host's diff.
   const ranking = (ranks: readonly number[]) =>

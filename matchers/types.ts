@@ -46,11 +46,23 @@ export interface IncoherenceBelowOptions<A extends Args = Args>
 export interface AgreeWithReferenceOptions<A extends Args = Args>
   extends Pick<
     MeasureOptions<A>,
-    'inputs' | 'n' | 'seed' | 'equality' | 'compareErrorMessages' | 'shrink' | 'run' | 'unknown' | 'minInputs'
+    | 'inputs'
+    | 'n'
+    | 'seed'
+    | 'delta'
+    | 'equality'
+    | 'compareErrorMessages'
+    | 'shrink'
+    | 'run'
+    | 'unknown'
+    | 'minInputs'
   > {
   /**
-   * Largest tolerated share of inputs on which the candidate differs from the reference.
-   * @defaultValue 0
+   * Largest tolerated error (the share of the Gen's inputs on which the candidate differs from
+   * the reference), in (0, 1). The check passes when the exact one-sided binomial upper bound at
+   * 1 − δ is at most this. 0 is refused: no finite sample supports it.
+   * @defaultValue none: no input may differ, and the message states the bound that supports
+   * (1 − δ^(1/n) after n clean inputs)
    */
   maxError?: number;
 }
@@ -66,6 +78,13 @@ export type GroundedReviewOptions = Partial<ReviewOptions>;
 export interface RankLikeOptions {
   /** Smallest acceptable Spearman ρ between the two rankings, in [-1, 1]. */
   minSpearman: number;
+  /**
+   * Largest accepted chance that unrelated orders reach the observed ρ (its one-sided permutation
+   * p-value, exact up to 8 items). With fewer items than this allows (fewer than 4 at 0.05: even
+   * ρ = 1 has p = 1/6 with 3) the check fails as inconclusive.
+   * @defaultValue 0.05
+   */
+  alpha?: number;
 }
 
 /** Options of `toRankModels`. @public */
@@ -132,12 +151,13 @@ export interface CrosscheckMatchers<R = unknown> {
     options?: IncoherenceBelowOptions,
   ): Promise<R>;
   /**
-   * The received candidate (or trusted function) differs from the task's reference on at most
-   * a `maxError` share of inputs (default 0: never).
+   * The data supports "the received candidate (or trusted function) differs from the task's
+   * reference on at most a `maxError` share of inputs" at confidence 1 − δ (exact binomial upper
+   * bound); without `maxError`, no input may differ.
    *
    * @example
    * ```ts
-   * await expect(candidate).toAgreeWithReference(task, { maxError: 0 });
+   * await expect(candidate).toAgreeWithReference(task, { maxError: 0.01, n: 600 });
    * ```
    */
   toAgreeWithReference(task: Task, options?: AgreeWithReferenceOptions): Promise<R>;

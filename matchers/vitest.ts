@@ -46,4 +46,5 @@ setRecordSink({
   },
 });
 
+export { configureSuite, type SuiteOptions } from './suite.ts';
 export type { CrosscheckMatchers } from './types.ts';

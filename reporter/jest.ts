@@ -10,7 +10,7 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../src/errors/index.ts';
 import {
   type CrosscheckRecord,
@@ -22,6 +22,7 @@ import {
   type ReporterOptions,
   relativeToRoot,
   resolveReporterOptions,
+  type UnrecordedFailure,
   writeOutputs,
 } from '../src/report/index.ts';
 
@@ -51,6 +52,41 @@ export interface JestGlobalConfigLike {
   readonly rootDir: string;
   readonly shard?: { readonly shardIndex: number; readonly shardCount: number } | null;
 }
+
+/** The part of Jest's aggregated results the reporter reads (structural, no @jest/types import). @public */
+export interface JestResultsLike {
+  readonly testResults?: ReadonlyArray<{
+    readonly testFilePath: string;
+    /** Set when the file itself failed to run (a syntax error, a crash). */
+    readonly testExecError?: unknown;
+    readonly testResults: ReadonlyArray<{ readonly status: string; readonly fullName: string }>;
+  }>;
+}
+
+/**
+ * Tests Jest reports failed (an assertion, a timeout, a throw, a file that did not run) that left
+ * no record: matched by file and full name, as the matchers write them.
+ */
+const unrecorded = (
+  results: JestResultsLike | undefined,
+  records: readonly CrosscheckRecord[],
+  root: string,
+): UnrecordedFailure[] => {
+  const seen = new Set(records.map((r) => JSON.stringify([r.test.file, r.test.name])));
+  const rel = (path: string): string => {
+    const r = relative(root, path);
+    return r.startsWith('..') ? path : r.split(sep).join('/');
+  };
+  return (results?.testResults ?? []).flatMap((file) => {
+    const path = rel(file.testFilePath);
+    const failed = file.testResults
+      .filter((t) => t.status === 'failed' && !seen.has(JSON.stringify([path, t.fullName])))
+      .map((t) => ({ file: path, name: t.fullName }));
+    return failed.length === 0 && file.testExecError
+      ? [{ file: path, name: '(the test file failed to run)' }]
+      : failed;
+  });
+};
 
 /** Reads every records file of the run; a torn last line (a killed worker) is an error, not a skip. */
 const readRecords = (dir: string, root: string): CrosscheckRecord[] =>
@@ -109,10 +145,14 @@ export default class CrosscheckJestReporter {
     for (const file of readdirSync(this.recordsDir)) rmSync(join(this.recordsDir, file), { force: true });
   }
 
-  onRunComplete(): void {
+  onRunComplete(_contexts?: unknown, results?: JestResultsLike): void {
     try {
       const records = readRecords(this.recordsDir, this.root);
-      this.report = createReport(records, { framework: 'jest', shard: this.shard });
+      this.report = createReport(records, {
+        framework: 'jest',
+        shard: this.shard,
+        unrecordedFailures: unrecorded(results, records, this.root),
+      });
       writeOutputs(this.report, this.options, this.root, (text) => process.stdout.write(`${text}\n`));
     } catch (error) {
       this.error = error as Error;

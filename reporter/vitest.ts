@@ -10,6 +10,7 @@
  * or by name: `reporters: ['default', ['crosscheck/vitest-reporter', { html: 'crosscheck.html' }]]`.
  * @packageDocumentation
  */
+import { relative, sep } from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import {
   type CrosscheckRecord,
@@ -19,6 +20,7 @@ import {
   type ReporterOptions,
   relativeToRoot,
   resolveReporterOptions,
+  type UnrecordedFailure,
   writeOutputs,
 } from '../src/report/index.ts';
 
@@ -31,6 +33,20 @@ const collect = (modules: ReadonlyArray<TestModule>, root: string): CrosscheckRe
       // The matchers augment TaskMeta; the reporter must not import them, so read it untyped.
       const raw = (test.meta() as { crosscheck?: unknown }).crosscheck;
       return Array.isArray(raw) ? raw.map((r) => relativeToRoot(parseRecord(r), root)) : [];
+    }),
+  );
+
+/**
+ * Tests Vitest reports failed (an assertion, a timeout, a throw) that left no record: a check that
+ * hung or threw before it could write one must still show in the summary.
+ */
+const unrecorded = (modules: ReadonlyArray<TestModule>, root: string): UnrecordedFailure[] =>
+  modules.flatMap((module) =>
+    [...module.children.allTests()].flatMap((test) => {
+      const raw = (test.meta() as { crosscheck?: unknown }).crosscheck;
+      if (test.result().state !== 'failed' || (Array.isArray(raw) && raw.length > 0)) return [];
+      const file = relative(root, module.moduleId).split(sep).join('/');
+      return [{ file: file.startsWith('..') ? module.moduleId : file, name: test.fullName }];
     }),
   );
 
@@ -53,7 +69,11 @@ export default class CrosscheckReporter implements Reporter {
     const config = this.vitest?.config;
     const root = config?.root ?? process.cwd();
     const shard = config?.shard ? { count: config.shard.count, indexes: [config.shard.index] } : null;
-    this.report = createReport(collect(testModules, root), { framework: 'vitest', shard });
+    this.report = createReport(collect(testModules, root), {
+      framework: 'vitest',
+      shard,
+      unrecordedFailures: unrecorded(testModules, root),
+    });
     const log = this.vitest
       ? (text: string) => this.vitest?.logger.log(text)
       : (text: string) => process.stdout.write(`${text}\n`);

@@ -125,6 +125,7 @@ export {
   type Measurement,
   type MeasureOptions,
   measure,
+  type ReferenceLoss,
   type UnknownCounts,
   type Witness,
   type WitnessOutput,

@@ -58,6 +58,13 @@ export interface GenerateReport<A extends Args = Args> {
   readonly duplicates: number;
   /** Distinct draws the validity filters rejected, by reason (`reference: invalid ValueError`, `predicate`). */
   readonly rejected: Readonly<Record<string, number>>;
+  /**
+   * Distinct draws the reference filter could not judge, by reason (a subset of `rejected`): it
+   * timed out, crashed, or never ran because its timeout budget was spent. Unlike inputs it
+   * rejects as invalid, these are not a property of the task: leaving them out changes the
+   * distribution, so `measure` and `detect` say so (and are inconclusive unless told to exclude them).
+   */
+  readonly lost: Readonly<Record<string, number>>;
   /** Why fewer than `n` valid draws came back; null when all `n` did. */
   readonly shortfall: string | null;
   /**
@@ -148,6 +155,9 @@ const outcomeReason = (o: Outcome): string => {
   }
 };
 
+/** True for a reason {@link outcomeReason} gives an input the reference did not answer. */
+const isLoss = (reason: string): boolean => reason.startsWith('timeout') || reason.startsWith('crash');
+
 /** Says how many rejections were inputs the reference never ran (its timeout budget was spent). */
 const notJudged = (rejected: Record<string, number>): string => {
   const n = Object.entries(rejected)
@@ -235,6 +245,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
     const status = new Map<string, number | string>();
     const valid = new Map<string, A>();
     const rejected: Record<string, number> = {};
+    const lost: Record<string, number> = {};
     let drawn = 0;
     let duplicates = 0;
     let stale = 0;
@@ -289,6 +300,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
             reasons.set(verdict as string, reason);
           }
           rejected[reason] = (rejected[reason] ?? 0) + 1;
+          if (check.isReference === true && isLoss(verdict as string)) lost[reason] = (lost[reason] ?? 0) + 1;
           status.set(key, reason);
         }
         survivors = keptArgs;
@@ -335,6 +347,7 @@ export class CrosscheckGen<A extends Args = Args> implements Gen<A> {
       drawn,
       duplicates,
       rejected,
+      lost,
       shortfall,
       referenceOutcomes,
     };

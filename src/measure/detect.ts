@@ -5,7 +5,16 @@ import { combineIsolation, describeOutcome, type IsolationUsed, run, uniqueLabel
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import { pairCounts, toCell, type UnknownPolicy } from './agreement.ts';
-import { DETECT_KEYS, type DetectOptions, drawInputs, resolveCommon } from './options.ts';
+import { excludedText } from './measure.ts';
+import {
+  DETECT_KEYS,
+  type DetectOptions,
+  drawInputs,
+  type ReferenceLoss,
+  referenceLoss,
+  referenceLossText,
+  resolveCommon,
+} from './options.ts';
 import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, type Witness } from './witness.ts';
 
@@ -33,6 +42,13 @@ export interface DetectionBase {
   readonly unknownPerCandidate: readonly number[];
   /** How timeouts and crashes counted (see `DetectOptions.unknown`). */
   readonly unknownPolicy: UnknownPolicy;
+  /**
+   * Draws the Gen's reference filter could not judge (timeout, crash, budget spent), left out of
+   * the inputs; null when none. Unless `unknown: 'exclude'`, they make the run inconclusive.
+   */
+  readonly referenceLoss: ReferenceLoss | null;
+  /** What `unknown: 'exclude'` left out, as one sentence (the certificate repeats it); null when nothing. */
+  readonly excluded: string | null;
   /** {@link poolIdentity} of the task and these candidates. */
   readonly pool: string;
   readonly durationMs: number;
@@ -90,9 +106,18 @@ const MAX_BATCH = 1024;
 /** Formats a probability for the certificate without float noise (0.95, not 0.9500000000000001). */
 const fmt = (x: number): string => String(Number(x.toPrecision(6)));
 
-/** The certificate text of a coherent run. @public */
-export const certificateText = (epsilon: number, delta: number, m: number): string =>
-  `incoherence ≤ ${fmt(epsilon)} with confidence ${fmt(1 - delta)} (for these ${m} candidates and this Gen)`;
+/**
+ * The certificate text of a coherent run. `excluded`: what `unknown: 'exclude'` left out, which
+ * the claim then covers only in part, so the text says it.
+ * @public
+ */
+export const certificateText = (
+  epsilon: number,
+  delta: number,
+  m: number,
+  excluded: string | null = null,
+): string =>
+  `incoherence ≤ ${fmt(epsilon)} with confidence ${fmt(1 - delta)} (for these ${m} candidates and this Gen${excluded === null ? '' : `; ${excluded}`})`;
 
 /**
  * PAC detection (Theorem 4.3 of the incoherence paper): run inputs in order and stop at the first
@@ -117,7 +142,8 @@ export const detect = async <A extends Args>(
   const required = pacDetectionSamples(epsilon, delta);
   // N counts i.i.d. draws; each distinct value runs once and counts as often as it was drawn.
   // Whether N draws show a disagreement does not depend on the order they are checked in.
-  const { inputs, weights, draws } = await drawInputs(r, required);
+  const { inputs, weights, draws, lost } = await drawInputs(r, required);
+  const loss = referenceLoss(lost, 0, r.rules.unknown);
   let next = 0;
   let inputsRun = 0;
   let counted = 0;
@@ -182,6 +208,13 @@ export const detect = async <A extends Args>(
     unknownCells,
     unknownPerCandidate: unknownPer,
     unknownPolicy: r.rules.unknown,
+    referenceLoss: loss,
+    excluded: excludedText(
+      loss,
+      r.rules.unknown,
+      unknownPer,
+      candidates.map((c) => c.label),
+    ),
     pool: poolIdentity(
       task.name,
       candidates.map((c) => c.id),
@@ -189,13 +222,15 @@ export const detect = async <A extends Args>(
     isolation,
   };
   const silent = silentPoolReason(uniqueLabels(candidates.map((c) => c.label)), ran);
-  if (silent !== null) {
+  // Inputs the reference filter could not judge change the distribution: no certificate on it.
+  const lossReason = loss !== null && !loss.excluded ? referenceLossText(loss) : null;
+  if (silent !== null || (lossReason !== null && found === null)) {
     return {
       ...base,
       verdict: 'inconclusive',
       witness: null,
       certificate: null,
-      reason: silent,
+      reason: silent ?? (lossReason as string),
       durationMs: performance.now() - started,
     };
   }
@@ -215,7 +250,7 @@ export const detect = async <A extends Args>(
       ...base,
       verdict: 'coherent',
       witness: null,
-      certificate: certificateText(epsilon, delta, candidates.length),
+      certificate: certificateText(epsilon, delta, candidates.length, base.excluded),
       reason: null,
       durationMs: performance.now() - started,
     };

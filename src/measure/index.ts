@@ -1,5 +1,6 @@
 /**
- * Measures: incoherence and error over the full outcome matrix, Hoeffding intervals, the error
+ * Measures: incoherence and error over the full outcome matrix, their intervals (Hoeffding ∩
+ * empirical Bernstein, or Hoeffding for the paired estimator), the error
  * lower bound, PAC detection, equivalence classes and shrunk witnesses.
  * @packageDocumentation
  */
@@ -39,6 +40,7 @@ export {
   type DetectOptions,
   type Estimator,
   type MeasureOptions,
+  type ReferenceLoss,
 } from './options.ts';
 export { poolIdentity } from './pool.ts';
 export type { Witness, WitnessOutput, WitnessReason } from './witness.ts';

@@ -22,7 +22,16 @@ import {
   semanticEntropy,
   type UnknownCounts,
 } from './analyze.ts';
-import { drawInputs, type Estimator, MEASURE_KEYS, type MeasureOptions, resolveCommon } from './options.ts';
+import {
+  drawInputs,
+  type Estimator,
+  MEASURE_KEYS,
+  type MeasureOptions,
+  type ReferenceLoss,
+  referenceLoss,
+  referenceLossText,
+  resolveCommon,
+} from './options.ts';
 import { poolIdentity, silentPoolReason } from './pool.ts';
 import { buildWitness, pickWitness, type Witness } from './witness.ts';
 
@@ -98,6 +107,19 @@ export interface Measurement<A extends Args = Args> {
   /** Inputs on which at least two candidates disagree. */
   readonly disagreements: number;
   readonly unknown: UnknownCounts;
+  /**
+   * Inputs the reference did not answer (timed out, crashed, or never ran once its budget was
+   * spent), in the Gen's reference filter or while measured; null when it answered all. Unless
+   * `unknown: 'exclude'`, they make the measurement inconclusive: a candidate wrong exactly there
+   * would go unseen.
+   */
+  readonly referenceLoss: ReferenceLoss | null;
+  /**
+   * What `unknown: 'exclude'` left out of the figures, as one sentence (inputs the reference did
+   * not answer, candidate cells that timed out or crashed, and whose); null when nothing was.
+   * Certificates, records and reports repeat it.
+   */
+  readonly excluded: string | null;
   /** Candidates grouped by outcome vector, largest first. */
   readonly classes: readonly EquivalenceClass[];
   /** The largest class (first in candidate order on ties). */
@@ -120,6 +142,29 @@ export interface Measurement<A extends Args = Args> {
   /** What the untrusted candidates ran under (`'none'`: only trusted functions ran). */
   readonly isolation: IsolationUsed;
 }
+
+/**
+ * What `unknown: 'exclude'` left out, as one sentence: a pool whose candidate hung on 30 % of
+ * inputs must not read like one that always returned. Null when nothing was left out.
+ * @internal
+ */
+export const excludedText = (
+  loss: ReferenceLoss | null,
+  policy: UnknownPolicy,
+  perCandidate: readonly number[],
+  labels: readonly string[],
+): string | null => {
+  if (policy !== 'exclude') return null;
+  const cells = perCandidate.reduce((a, b) => a + b, 0);
+  const whose = perCandidate.flatMap((k, i) => (k > 0 ? [`${labels[i] ?? `#${i}`} ${k}`] : []));
+  const parts = [
+    loss ? referenceLossText(loss) : null,
+    cells > 0
+      ? `${cells} candidate cells that timed out or crashed were excluded (unknown: 'exclude'; ${whose.join(', ')}): the figures are about the inputs where those candidates returned`
+      : null,
+  ].filter((x): x is string => x !== null);
+  return parts.length === 0 ? null : parts.join('; ');
+};
 
 /**
  * Inputs per run: the matrix of a chunk is analysed and dropped, so memory stays bounded when
@@ -227,8 +272,9 @@ export const measure = async <A extends Args>(
   const high = meanOf(analysis.errorHigh, analysis.errorWeights);
   // Where the reference always returned, low = high = the estimate: the estimator's own interval.
   const bracketed = low.n !== err.n || low.mean !== high.mean;
+  // A reference that never answered gives no error figure at all, never an invented one.
   const error =
-    reference && low.n > 0
+    reference && low.n > 0 && err.n > 0
       ? bracketed
         ? bracketedInterval(
             err.n > 0 ? err.mean : (low.mean + high.mean) / 2,
@@ -266,7 +312,9 @@ export const measure = async <A extends Args>(
 
   const ran = analysis.ran;
   const unknown = analysis.unknown;
+  const loss = referenceLoss(drawn.lost, reference ? unknown.referenceCells : 0, r.rules.unknown);
   const reasons = [
+    loss !== null && !loss.excluded ? referenceLossText(loss) : null,
     candidates.length >= 2 ? silentPoolReason(labels, ran) : null,
     drawn.draws < minInputs
       ? `the inputs (${r.genDescription}) gave only ${drawn.draws} of the ${asked} asked (minInputs ${minInputs}); a Gen that runs short is not the distribution asked for`
@@ -299,6 +347,13 @@ export const measure = async <A extends Args>(
     errorLowerBound: incoherence ? Math.max(0, incoherence.estimate - incoherence.epsilon) / 2 : null,
     disagreements: disagreeing.length,
     unknown,
+    referenceLoss: loss,
+    excluded: excludedText(
+      loss,
+      r.rules.unknown,
+      unknown.perCandidate,
+      rows.map((c) => c.label),
+    ),
     classes,
     plurality,
     majority: plurality.share > 0.5 ? plurality : null,

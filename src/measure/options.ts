@@ -11,7 +11,7 @@ import {
   readSeed,
 } from '../errors/index.ts';
 import { RUN_LIMIT_KEYS, type RunOptions } from '../exec/index.ts';
-import { argsKey } from '../inputs/index.ts';
+import { argsKey, isCrosscheckGen } from '../inputs/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { comparator, type Equality } from '../values/index.ts';
 import { type CellRules, defaultEquality, type UnknownPolicy } from './agreement.ts';
@@ -261,6 +261,11 @@ export interface DrawnInputs<A extends Args = Args> {
   readonly weights: number[];
   /** Σ weights: the draws behind the estimates. */
   readonly draws: number;
+  /**
+   * Distinct draws the Gen's reference filter could not judge (timeout, crash, budget spent), by
+   * reason: left out of `inputs`. Empty for fixed inputs and Gens without a reference filter.
+   */
+  readonly lost: Readonly<Record<string, number>>;
 }
 
 /** Groups draws by canonical key, in order of first draw. @internal */
@@ -276,9 +281,49 @@ export const groupDraws = <A extends Args>(draws: readonly A[]): DrawnInputs<A> 
       weights.push(1);
     } else weights[k] = (weights[k] as number) + 1;
   }
-  return { inputs, weights, draws: draws.length };
+  return { inputs, weights, draws: draws.length, lost: {} };
 };
 
+/** Draws the reference did not answer, in the Gen's filter and in the run, and what became of them. @public */
+export interface ReferenceLoss {
+  /** Distinct inputs the reference did not answer: `inGen + inRun`. */
+  readonly inputs: number;
+  /** Distinct draws the Gen's reference filter could not judge, left out of the inputs. */
+  readonly inGen: number;
+  /** Inputs where the task's reference timed out or crashed while measured. */
+  readonly inRun: number;
+  /** By reason, e.g. `reference: timeout (limit)`. */
+  readonly reasons: Readonly<Record<string, number>>;
+  /** True under `unknown: 'exclude'`: the figures are about the inputs the reference answered. */
+  readonly excluded: boolean;
+}
+
+/** Adds up what the reference did not answer; null when it answered everything. @internal */
+export const referenceLoss = (
+  lost: Readonly<Record<string, number>>,
+  inRun: number,
+  policy: UnknownPolicy,
+): ReferenceLoss | null => {
+  const inGen = Object.values(lost).reduce((a, b) => a + b, 0);
+  if (inGen + inRun === 0) return null;
+  return {
+    inputs: inGen + inRun,
+    inGen,
+    inRun,
+    reasons: { ...lost, ...(inRun > 0 ? { 'reference: timeout or crash while measured': inRun } : {}) },
+    excluded: policy === 'exclude',
+  };
+};
+
+/** One sentence on a {@link ReferenceLoss}, for reasons, certificates and reports. @internal */
+export const referenceLossText = (loss: ReferenceLoss): string => {
+  const why = Object.entries(loss.reasons)
+    .map(([reason, k]) => `${reason.replace(/^reference: /, '')} ${k}`)
+    .join(', ');
+  return loss.excluded
+    ? `${loss.inputs} inputs the reference did not answer (${why}) were excluded (unknown: 'exclude'): the figures are about the inputs it answered`
+    : `the reference did not answer on ${loss.inputs} inputs (${why}), so a candidate wrong exactly there would go unseen; raise the reference's timeoutMs or budgetMs, or pass unknown: 'exclude' to measure only the inputs it answered`;
+};
 /**
  * Draws (or takes) the inputs: `n` i.i.d. draws from a Gen with the seed, grouped into distinct
  * inputs with multiplicities; or the first `n` of a fixed list, each once. @internal
@@ -287,8 +332,14 @@ export const drawInputs = async <A extends Args>(
   r: Resolved<A>,
   n: number | undefined,
 ): Promise<DrawnInputs<A>> => {
-  if (r.gen) return groupDraws(await r.gen.generate(n ?? 1000, { seed: r.seed, signal: r.signal }));
+  const options = { seed: r.seed, signal: r.signal };
+  if (r.gen && isCrosscheckGen(r.gen)) {
+    // The same draws as generate(), with what the filters left out and why.
+    const report = await r.gen.generateWithReport(n ?? 1000, options);
+    return { ...groupDraws(report.draws.map((k) => report.inputs[k] as A)), lost: report.lost };
+  }
+  if (r.gen) return groupDraws(await r.gen.generate(n ?? 1000, options));
   const list = r.source as readonly A[];
   const inputs = [...(n === undefined ? list : list.slice(0, n))];
-  return { inputs, weights: inputs.map(() => 1), draws: inputs.length };
+  return { inputs, weights: inputs.map(() => 1), draws: inputs.length, lost: {} };
 };

@@ -32,22 +32,31 @@ export const errorCell = (row: CheckRow): string =>
 export const unknownCell = (row: CheckRow): string => {
   const who = row.unknownByCandidate.map((u) => `${u.label} ${u.cells}`).join(', ');
   const cells = row.unknownCells === null ? GLYPHS.none : `${row.unknownCells}${who ? ` (${who})` : ''}`;
-  return row.inconclusive === null ? cells : `${cells}, inconclusive`;
+  const lost = row.referenceLost ? `, reference did not answer ${row.referenceLost}` : '';
+  const excluded = row.excluded === null ? '' : ', excluded';
+  return `${cells}${lost}${excluded}${row.inconclusive === null ? '' : ', inconclusive'}`;
 };
 
 /** Whether the summary has anything to show in an unknown column (tables without it stay as they were). */
 export const hasUnknown = (rows: readonly CheckRow[]): boolean =>
-  rows.some((r) => (r.unknownCells ?? 0) > 0 || r.inconclusive !== null);
+  rows.some(
+    (r) =>
+      (r.unknownCells ?? 0) > 0 ||
+      r.inconclusive !== null ||
+      (r.referenceLost ?? 0) > 0 ||
+      r.excluded !== null,
+  );
 
 /** The suite's unknown cells and inconclusive checks, or null when there are none. */
 export const unknownSuiteText = (s: {
   readonly unknownCells: number;
   readonly checksWithUnknown: number;
   readonly inconclusiveChecks: number;
+  readonly checksWithExclusions?: number;
 }): string | null =>
-  s.unknownCells === 0 && s.inconclusiveChecks === 0
+  s.unknownCells === 0 && s.inconclusiveChecks === 0 && !s.checksWithExclusions
     ? null
-    : `${s.unknownCells} unknown cells (timeouts, crashes) in ${s.checksWithUnknown} checks; ${s.inconclusiveChecks} inconclusive`;
+    : `${s.unknownCells} unknown cells (timeouts, crashes) in ${s.checksWithUnknown} checks; ${s.inconclusiveChecks} inconclusive${s.checksWithExclusions ? `; ${s.checksWithExclusions} with inputs or cells excluded (unknown: 'exclude')` : ''}`;
 
 const ISOLATION_TEXT = {
   os: 'os (bubblewrap sandbox)',
@@ -84,6 +93,47 @@ export const pairsText = (k: number): string => `${k} task × model pair${k === 
 export const pointUnit = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks'>, k: number): string =>
   s.tasks === s.distinctTasks ? `task${k === 1 ? '' : 's'}` : `task × model pair${k === 1 ? '' : 's'}`;
 
+/**
+ * `1 failed test without a check record (suite > test)`: failures the host reported that left no
+ * record; empty when there are none or the host did not say.
+ */
+export const unrecordedText = (run: {
+  readonly unrecordedFailures?: ReadonlyArray<{ readonly name: string }>;
+}): string[] => {
+  const failures = run.unrecordedFailures ?? [];
+  if (failures.length === 0) return [];
+  const shown = failures
+    .slice(0, 3)
+    .map((t) => t.name)
+    .join('; ');
+  const more = failures.length > 3 ? `; ${failures.length - 3} more` : '';
+  return [
+    `${failures.length} failed test${failures.length === 1 ? '' : 's'} without a check record (${shown}${more})`,
+  ];
+};
+
+/**
+ * The suite-wide meaning of its claims: `12 claims at confidence 0.95 each; at least one may be
+ * false with probability up to 0.6 (union bound, Σδ)`; null without claims.
+ */
+export const claimsText = (s: {
+  readonly claims?: { readonly count: number; readonly deltas: readonly number[]; readonly sumDelta: number };
+}): string | null => {
+  const c = s.claims;
+  if (!c || c.count === 0) return null;
+  // 1 − 0.95 is 0.050000000000000044: compare δ as printed.
+  const distinct = [...new Set(c.deltas.map((d) => Number(d.toPrecision(6))))];
+  const each =
+    distinct.length === 1
+      ? `at confidence ${num(1 - (distinct[0] as number))} each`
+      : 'each at its own confidence';
+  return `${c.count} statistical claim${c.count === 1 ? '' : 's'} ${each}; at least one may be false with probability up to ${num(c.sumDelta)} (union bound, Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks`;
+};
+
+/** ` over 9 tasks`: what a suite mean averages, when the summary says (older ones do not). */
+export const overText = (k: number | undefined, unit: string): string =>
+  k === undefined ? '' : ` over ${k} ${unit}${k === 1 ? '' : 's'}`;
+
 /** `2 flagged`, or `2 pairs flagged` when flags count (task, model) pairs. */
 export const flaggedText = (s: Pick<SuiteFigures, 'tasks' | 'distinctTasks' | 'flaggedTasks'>): string =>
   `${s.flaggedTasks} ${s.tasks === s.distinctTasks ? '' : `pair${s.flaggedTasks === 1 ? '' : 's'} `}flagged`;
@@ -105,13 +155,23 @@ export const checkName = (row: CheckRow): string => `${row.negated ? '.not.' : '
 /** PAC verdict or dash. */
 export const pacText = (pac: PacVerdict | null): string => pac ?? GLYPHS.none;
 
-/** Interpretation of |ρ| (table 5 of the incoherence paper, Schober et al. 2018). */
-export const rhoStrength = (r: number | null): string => {
-  if (r === null) return 'undefined';
+/**
+ * Below this many points even ρ = ±1 arises between unrelated orders more than 5 % of the time
+ * (two-sided: 2/4! = 8.3 % with 4 points, 2/5! = 1.7 % with 5), so no strength is named.
+ */
+const FEWEST_RHO_POINTS = 5;
+
+/**
+ * Interpretation of |ρ| (table 5 of the incoherence paper, Schober et al. 2018), with the number
+ * of points it was computed over; with fewer than 5 no strength is named.
+ */
+export const rhoStrength = (r: number | null, n: number): string => {
+  if (r === null) return `undefined, n = ${n}`;
+  if (n < FEWEST_RHO_POINTS) return `n = ${n}, too few points to judge: fewer than ${FEWEST_RHO_POINTS}`;
   const a = Math.abs(r);
   const strength =
     a >= 0.9 ? 'very strong' : a >= 0.7 ? 'strong' : a >= 0.4 ? 'moderate' : a >= 0.1 ? 'weak' : 'negligible';
-  return `${strength}${r < 0 ? ', negative' : ''}`;
+  return `${strength}${r < 0 ? ', negative' : ''}, n = ${n}`;
 };
 
 /** What a fast-check property run's rows say for its inputs; shown beside every property table. */

@@ -93,6 +93,7 @@ export {
   type RunInfo,
   relativeToRoot,
   type ShardInfo,
+  type UnrecordedFailure,
 } from './report.ts';
 export { type RecordSink, recordSink, setRecordSink } from './sink.ts';
 export {

@@ -60,9 +60,16 @@ export const mergeReports = (
     );
   const shard = mergeShards(reports, sources);
   const frameworks = [...new Set(reports.flatMap((r) => r.run.framework.split('+')))].sort();
+  const told = reports.filter((r) => r.run.unrecordedFailures !== undefined);
   return createReport(
     reports.flatMap((r) => r.records),
-    { framework: frameworks.join('+'), shard },
+    {
+      framework: frameworks.join('+'),
+      shard,
+      ...(told.length === 0
+        ? {}
+        : { unrecordedFailures: told.flatMap((r) => r.run.unrecordedFailures ?? []) }),
+    },
   );
 };
 

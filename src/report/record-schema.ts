@@ -36,6 +36,11 @@ const nullable =
   (check: Check): Check =>
   (v, p) =>
     v === null ? null : check(v, p);
+/** A field newer than the schema version: absent in older records. */
+const optional =
+  (check: Check): Check =>
+  (v, p) =>
+    v === undefined ? null : check(v, p);
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const arrayOf =
@@ -108,6 +113,8 @@ const DATA: Readonly<Record<string, Check>> = {
     items: arrayOf(str),
     received: arrayOf(num),
     expected: arrayOf(num),
+    pValue: optional(nullable(num)),
+    alpha: optional(num),
   }),
   order: obj({
     metric: oneOf('incoherence', 'error'),
@@ -197,6 +204,7 @@ const common = obj({
           truncated: count,
         })(v, p),
   isolation: (v, p) => (v === undefined ? null : nullable(oneOf('os', 'process', 'none'))(v, p)),
+  unknown: optional(nullable(obj({ referenceLost: optional(count), excluded: optional(nullable(str)) }))),
 });
 
 /**

@@ -65,6 +65,13 @@ export interface UnknownRecord {
   readonly policy: string;
   /** Per candidate with any unknown cell. */
   readonly perCandidate: ReadonlyArray<{ readonly label: string; readonly cells: number }>;
+  /**
+   * Inputs the reference did not answer (timeout, crash, budget spent), in the Gen's reference
+   * filter or while measured (absent in older records).
+   */
+  readonly referenceLost?: number;
+  /** What `unknown: 'exclude'` left out, as one sentence; null when nothing (absent in older records). */
+  readonly excluded?: string | null;
 }
 
 /** Payload of a `coherence` record (`toHaveIncoherenceBelow`). @public */
@@ -116,6 +123,13 @@ export interface RankingData {
   readonly items: readonly string[];
   readonly received: readonly number[];
   readonly expected: readonly number[];
+  /**
+   * One-sided permutation p-value of ρ: the chance that unrelated orders reach it (exact up to 8
+   * items); null when ρ is undefined. Absent in older records.
+   */
+  readonly pValue?: number | null;
+  /** Largest accepted p-value (absent in older records). */
+  readonly alpha?: number;
 }
 
 /** Payload of an `order` record (`toRankModels`): a stated order checked against a ranking. @public */
@@ -413,13 +427,17 @@ const fromMeasurement = (m: Measurement) => ({
   timings: { durationMs: m.durationMs },
   isolation: m.isolation,
   pool: m.pool,
-  unknown: unknownRecord(
-    m.unknown.cells,
-    m.unknown.referenceCells,
-    m.unknownPolicy,
-    m.candidates.map((c) => c.label),
-    m.unknown.perCandidate,
-  ),
+  unknown: {
+    ...unknownRecord(
+      m.unknown.cells,
+      m.unknown.referenceCells,
+      m.unknownPolicy,
+      m.candidates.map((c) => c.label),
+      m.unknown.perCandidate,
+    ),
+    referenceLost: m.referenceLoss?.inputs ?? 0,
+    excluded: m.excluded,
+  },
   inconclusive: m.inconclusive,
 });
 
@@ -494,7 +512,11 @@ export const detectionRecord = (
       timings: { durationMs: d.durationMs },
       isolation: d.isolation,
       pool: d.pool,
-      unknown: unknownRecord(d.unknownCells, 0, d.unknownPolicy, labels ?? [], d.unknownPerCandidate),
+      unknown: {
+        ...unknownRecord(d.unknownCells, 0, d.unknownPolicy, labels ?? [], d.unknownPerCandidate),
+        referenceLost: d.referenceLoss?.inputs ?? 0,
+        excluded: d.excluded,
+      },
       inconclusive: d.verdict === 'inconclusive' ? d.reason : null,
     },
     {
@@ -533,19 +555,25 @@ export const rankingRecord = (
     items: readonly string[];
     received: readonly number[];
     expected: readonly number[];
+    pValue?: number;
+    alpha?: number;
+    /** Why the items cannot support the threshold, or null. */
+    inconclusive?: string | null;
   },
   ctx: RecordContext,
 ): RecordBase<'ranking'> =>
   base(
     'ranking',
     ctx,
-    { m: r.items.length },
+    { m: r.items.length, inconclusive: r.inconclusive ?? null },
     {
       spearman: finite(r.spearman),
       minSpearman: r.minSpearman,
       items: [...r.items],
       received: [...r.received],
       expected: [...r.expected],
+      ...(r.pValue === undefined ? {} : { pValue: finite(r.pValue) }),
+      ...(r.alpha === undefined ? {} : { alpha: r.alpha }),
     },
   );
 

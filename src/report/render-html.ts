@@ -3,6 +3,7 @@ import { GLYPHS } from './figures.ts';
 import {
   isolationText,
   num,
+  overText,
   PROPERTY_NOTE,
   pct,
   pointUnit,
@@ -102,7 +103,7 @@ const rankingPlot = (summary: Summary): string => {
       lines: [{ from: [0.5, 0.5], to: [k + 0.5, k + 0.5], label: 'same rank' }],
       invertY: false,
     },
-  )}<figcaption>Rank 1 is best. Spearman ρ = ${num(summary.ranking.spearman, 2)} (${e(rhoStrength(summary.ranking.spearman))}).</figcaption></figure>`;
+  )}<figcaption>Rank 1 is best. Spearman ρ = ${num(summary.ranking.spearman, 2)} (${e(rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length))}).</figcaption></figure>`;
 };
 
 /** Above this many checks the per-check bars would be a wall; the table shows classes per row. */
@@ -165,8 +166,8 @@ const suiteCards = (summary: Summary): string => {
     card(String(s.failedChecks), 'failed'),
     card(String(s.distinctTasks), taskCountText(s).replace(/^\d+ /, '')),
     card(String(s.flaggedTasks), `flagged ${pointUnit(s, s.flaggedTasks)}`),
-    card(num(s.meanIncoherence), 'mean incoherence'),
-    card(num(s.meanErrorLowerBound), 'mean error lower bound'),
+    card(num(s.meanIncoherence), `mean incoherence${overText(s.meanIncoherenceOver, 'task point')}`),
+    card(num(s.meanErrorLowerBound), `mean error lower bound${overText(s.meanErrorLowerBoundOver, 'check')}`),
     card(isolationText(s), 'isolation'),
     ...(unknownSuiteText(s) === null
       ? []
@@ -203,7 +204,7 @@ const modelsTable = (summary: Summary): string => {
       ].map(e),
     ),
     [2, 4, 5, 6],
-  )}<p>Spearman (coherent share, correct share): ${e(num(summary.ranking.spearman, 2))} (${e(rhoStrength(summary.ranking.spearman))}). Rank 1 is best.</p>`;
+  )}<p>Spearman (coherent share, correct share): ${e(num(summary.ranking.spearman, 2))} (${e(rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length))}). Rank 1 is best.</p>`;
 };
 
 /** Most property runs drawn as rows; the JSON report keeps every one. */

@@ -2,6 +2,7 @@ import { neutralizeDeep } from '../values/index.ts';
 import { GLYPHS } from './figures.ts';
 import {
   checkName,
+  claimsText,
   classesText,
   errorCell,
   estimate,
@@ -9,6 +10,7 @@ import {
   hasUnknown,
   isolationText,
   num,
+  overText,
   PROPERTY_NOTE,
   pacText,
   pct,
@@ -22,6 +24,7 @@ import {
   taskCountText,
   unknownCell,
   unknownSuiteText,
+  unrecordedText,
 } from './format.ts';
 import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
@@ -157,8 +160,9 @@ const suite = (summary: Summary): string[] => {
   const s = summary.suite;
   const lines = [
     `- **${s.checks}** checks, **${s.failedChecks}** failed; ${bold(taskCountText(s))}, ${bold(flaggedText(s))} (candidates disagree)`,
-    `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
+    `- mean incoherence ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}; mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')} (inconclusive checks count in no mean)`,
     `- isolation: ${isolationText(s)}`,
+    ...[claimsText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
     ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
   ];
   const r = s.references;
@@ -180,7 +184,7 @@ const suite = (summary: Summary): string[] => {
           [
             num(r.meanError),
             num(s.meanIncoherence),
-            `${num(r.spearman, 2)} (${rhoStrength(r.spearman)})`,
+            `${num(r.spearman, 2)} (${rhoStrength(r.spearman, r.spearmanPoints ?? r.tasks)})`,
             pct(r.detectionRate),
             String(r.falsePositives),
             num(r.undetectedMeanError),
@@ -247,7 +251,7 @@ const models = (summary: Summary): string[] => {
       [2, 4, 5, 6],
     ),
     '',
-    `Spearman (coherent share, correct share): ${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman)}). Rank 1 is best.`,
+    `Spearman (coherent share, correct share): ${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length)}). Rank 1 is best.`,
   ];
 };
 
@@ -264,6 +268,7 @@ export const renderMarkdown = (raw: CrosscheckReport): string => {
   // The header's strings are escaped as the cells are: a report file is anyone's to write.
   const lines = [`## crosscheck report`, '', `_${cell(`${run.framework}${shard}`)}_`];
   if (missing.length) lines.push('', `> **Incomplete:** shards ${cell(missing.join(', '))} are missing.`);
+  lines.push(...unrecordedText(run).map((x) => `\n> **${cell(x)}**`));
   if (summary.rows.length === 0)
     return `${[...lines, '', 'No crosscheck records in this run.'].join('\n')}\n`;
   const measured = summary.rows.some((r) => r.kind !== 'property');

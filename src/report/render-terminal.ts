@@ -4,6 +4,7 @@ import { neutralizeControls, neutralizeDeep } from '../values/index.ts';
 import { GLYPHS } from './figures.ts';
 import {
   checkName,
+  claimsText,
   classesText,
   errorCell,
   estimate,
@@ -12,6 +13,7 @@ import {
   isolationText,
   ms,
   num,
+  overText,
   PROPERTY_NOTE,
   pacText,
   pct,
@@ -24,6 +26,7 @@ import {
   taskCountText,
   unknownCell,
   unknownSuiteText,
+  unrecordedText,
 } from './format.ts';
 import { checkLlmText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
@@ -90,6 +93,7 @@ const headline = (report: CrosscheckReport, width: number, c: Colors): string[] 
   const parts: string[] = [
     `${s.checks} check${s.checks === 1 ? '' : 's'}`,
     s.failedChecks ? c.red(`${s.failedChecks} failed`) : c.green('0 failed'),
+    ...unrecordedText(report.run).map((x) => c.red(x)),
     // A suite of property runs only has no tasks to count.
     ...(s.checks > 0 && s.checks === s.properties.runs
       ? []
@@ -237,19 +241,36 @@ const flow = (
   return [...lines, line];
 };
 
+/** A long sentence as parts of at most `max` characters, cut between words, so it wraps in narrow terminals. */
+const wordChunks = (text: string | null, max: number): string[] => {
+  if (text === null) return [];
+  const parts: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > max) {
+      parts.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') parts.push(line);
+  return parts;
+};
+
 const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
   const s = summary.suite;
   const lines = flow(
     'Suite',
     [
-      `mean Î ${num(s.meanIncoherence)}`,
-      `mean error lower bound ${num(s.meanErrorLowerBound)}`,
+      `mean Î ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}`,
+      `mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')}`,
       `isolation ${isolationText(s)}`,
       ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => c.yellow(x)),
     ],
     width,
     c.bold,
   );
+  // The suite-wide meaning of its claims, as its own sentence under the figures.
+  lines.push(...wordChunks(claimsText(s), width - 4).map((x) => `    ${x}`));
   const r = s.references;
   if (r) {
     lines.push(
@@ -260,7 +281,7 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
           `detection rate ${pct(r.detectionRate)}`,
           `false positives ${r.falsePositives}`,
           `undetected mean error ${num(r.undetectedMeanError)}`,
-          `Spearman(error, Î) ${num(r.spearman, 2)} (${rhoStrength(r.spearman)})`,
+          `Spearman(error, Î) ${num(r.spearman, 2)} (${rhoStrength(r.spearman, r.spearmanPoints ?? r.tasks)})`,
         ],
         width,
         c.bold,
@@ -319,7 +340,9 @@ const modelLines = (summary: Summary, width: number, c: Colors): string[] => {
     ),
     ...flow(
       'Spearman(coherent share, correct share)',
-      [`${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman)})`],
+      [
+        `${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length)})`,
+      ],
       width,
     ),
   ];

@@ -20,12 +20,27 @@ export interface ShardInfo {
   readonly indexes: readonly number[];
 }
 
+/** A test the host reported failed (or timed out) that left no crosscheck record. @public */
+export interface UnrecordedFailure {
+  readonly file: string | null;
+  readonly name: string;
+}
+
+/** Most unrecorded failures a report lists: far past a real run, short of exhausting memory. */
+const MAX_UNRECORDED = 100_000;
+
 /** Where the records came from. @public */
 export interface RunInfo {
   /** `vitest`, `jest`, `cli`, or several joined by `+` after a merge. */
   readonly framework: string;
   /** Null for an unsharded run. */
   readonly shard: ShardInfo | null;
+  /**
+   * Tests the host reported failed or timed out without writing a record (a check that threw or
+   * hung before it could): the summary counts them, so a failure never hides behind "0 failed".
+   * Absent when the host did not say (the CLI, older reports).
+   */
+  readonly unrecordedFailures?: readonly UnrecordedFailure[];
 }
 
 /** The JSON report. @public */
@@ -54,7 +69,12 @@ export const createReport = (
   return {
     schema: REPORT_SCHEMA,
     version: REPORT_VERSION,
-    run: { framework: run.framework, shard: run.shard },
+    run: {
+      framework: run.framework,
+      shard: run.shard,
+      // Only runs with such failures carry the field, so other reports keep their exact shape.
+      ...(run.unrecordedFailures?.length ? { unrecordedFailures: [...run.unrecordedFailures] } : {}),
+    },
     records: sorted,
     summary: summarize(sorted),
     ...(bench === undefined ? {} : { bench }),
@@ -84,6 +104,28 @@ const shardOf = (value: unknown, where: string): ShardInfo | null => {
       `run.shard must be null or { count, indexes } with 1 ≤ index ≤ count ≤ ${MAX_SHARDS}, got ${describeValue(value)}.`,
     );
   return { count: s.count as number, indexes: [...(s.indexes as number[])] };
+};
+
+const unrecordedOf = (value: unknown, where: string): Pick<RunInfo, 'unrecordedFailures'> => {
+  if (value === undefined) return {};
+  const ok =
+    Array.isArray(value) &&
+    value.length <= MAX_UNRECORDED &&
+    value.every(
+      (t) =>
+        typeof t === 'object' &&
+        t !== null &&
+        typeof (t as UnrecordedFailure).name === 'string' &&
+        ((t as UnrecordedFailure).file === null || typeof (t as UnrecordedFailure).file === 'string'),
+    );
+  if (!ok)
+    throw invalid(
+      where,
+      `run.unrecordedFailures must be an array of { file, name } (at most ${MAX_UNRECORDED}), got ${describeValue(value)}.`,
+    );
+  return {
+    unrecordedFailures: (value as UnrecordedFailure[]).map((t) => ({ file: t.file, name: t.name })),
+  };
 };
 
 /**
@@ -141,6 +183,7 @@ export const parseReport = (input: string | unknown, source = 'report'): Crossch
     {
       framework: run.framework,
       shard: shardOf(Object.hasOwn(run, 'shard') ? (run.shard ?? null) : null, where),
+      ...unrecordedOf(run.unrecordedFailures, where),
     },
     bench as CrosscheckReport['bench'],
   );

@@ -75,6 +75,10 @@ export interface CheckRow {
   readonly unknownPolicy: string | null;
   /** Why the evidence supported no verdict, or null. */
   readonly inconclusive: string | null;
+  /** Inputs the reference did not answer; null when the record does not say. */
+  readonly referenceLost: number | null;
+  /** What `unknown: 'exclude'` left out, as one sentence; null when nothing was. */
+  readonly excluded: string | null;
   /**
    * A fast-check property run (kind `property`): what ran and how it ended. Null for other kinds.
    * Such rows carry no incoherence, error or PAC signal and join no task point.
@@ -141,6 +145,8 @@ export interface ReferenceFigures {
   readonly meanError: number;
   /** Spearman's ρ between error and incoherence over task points with both; null if undefined. */
   readonly spearman: number | null;
+  /** Task points behind `spearman` (absent in older summaries). */
+  readonly spearmanPoints?: number;
   /** #(Ê > 0 ∧ disagreement) / #(Ê > 0); null when no task has error. */
   readonly detectionRate: number | null;
   /** Tasks flagged by disagreement although Ê = 0. */
@@ -161,8 +167,14 @@ export interface SuiteFigures {
   readonly models: number;
   /** Tasks where candidates disagreed: some candidate is wrong, no oracle needed. */
   readonly flaggedTasks: number;
+  /** Mean Î over the task points that have one (conclusive checks only). */
   readonly meanIncoherence: number | null;
+  /** Task points behind `meanIncoherence` (absent in older summaries). */
+  readonly meanIncoherenceOver?: number;
+  /** Mean error lower bound over the conclusive checks that have one. */
   readonly meanErrorLowerBound: number | null;
+  /** Checks behind `meanErrorLowerBound` (absent in older summaries). */
+  readonly meanErrorLowerBoundOver?: number;
   /** Null when no task has both an error estimate and a disagreement signal. */
   readonly references: ReferenceFigures | null;
   /** Candidate cells that timed out or crashed, over all checks. */
@@ -171,6 +183,14 @@ export interface SuiteFigures {
   readonly checksWithUnknown: number;
   /** Checks whose evidence supported no verdict. */
   readonly inconclusiveChecks: number;
+  /**
+   * The statistical claims the passing checks make (a detection certificate, an interval below a
+   * bound, an error bound), each holding with probability ≥ 1 − δ on its own: how many, and Σδ,
+   * the union bound on the chance that at least one of them is false (absent in older summaries).
+   */
+  readonly claims?: { readonly count: number; readonly deltas: readonly number[]; readonly sumDelta: number };
+  /** Checks whose figures leave out inputs or cells (`unknown: 'exclude'`; absent in older summaries). */
+  readonly checksWithExclusions?: number;
   /** Checks per isolation that ran (`os`, `process`, `none`; `unknown` for records without it). */
   readonly isolation: Readonly<Partial<Record<IsolationUsed | 'unknown', number>>>;
   /**
@@ -216,6 +236,8 @@ export interface ModelRanking {
    * carries its candidates' variation). Null with fewer than two models. Absent in older summaries.
    */
   readonly uncertainty?: RankingAnalysis | null;
+  /** Models behind `spearman` (absent in older summaries). */
+  readonly spearmanModels?: number;
 }
 
 /** The suite summary every renderer draws. @public */
@@ -351,6 +373,8 @@ export const checkRow = (r: CrosscheckRecord): CheckRow => ({
   unknownByCandidate: r.unknown?.perCandidate ?? [],
   unknownPolicy: r.unknown?.policy ?? null,
   inconclusive: r.inconclusive ?? null,
+  referenceLost: r.unknown?.referenceLost ?? null,
+  excluded: r.unknown?.excluded ?? null,
   property: r.kind === 'property' ? r.data : null,
   triangulation: r.kind === 'triangulation' ? triangulationRow(r.data) : null,
 });
@@ -469,6 +493,7 @@ const referenceFigures = (points: readonly TaskPoint[]): ReferenceFigures | null
       paired.map((p) => p.error),
       paired.map((p) => p.incoherence),
     ),
+    spearmanPoints: paired.length,
     detectionRate: wrong.length === 0 ? null : wrong.filter((p) => p.disagreement).length / wrong.length,
     falsePositives: both.filter((p) => p.error === 0 && p.disagreement).length,
     undetectedMeanError: mean(undetected.map((p) => p.error)),
@@ -535,6 +560,7 @@ const modelRanking = (points: readonly TaskPoint[]): ModelRanking => {
       both.map((m) => m.correctShare),
     ),
     uncertainty,
+    spearmanModels: both.length,
   };
 };
 
@@ -591,10 +617,13 @@ const isolationCounts = (rows: readonly CheckRow[]): SuiteFigures['isolation'] =
  */
 export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
   const rows = sortRecords(records).map(checkRow);
-  // Property runs are results of their own (biased inputs): they make no task point.
-  const measured = rows.filter((r) => r.kind !== 'property');
+  // Property runs are results of their own (biased inputs): they make no task point. Nor does an
+  // inconclusive check: its numbers support no verdict, so they enter no mean, rate or flag.
+  const measured = rows.filter((r) => r.kind !== 'property' && r.inconclusive === null);
   const properties = rows.filter((r) => r.kind === 'property');
   const points = taskPoints(measured);
+  const withIncoherence = points.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]));
+  const withBound = measured.flatMap((r) => (r.errorLowerBound === null ? [] : [r.errorLowerBound]));
   return {
     rows,
     suite: {
@@ -604,12 +633,16 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
       distinctTasks: new Set(points.map((p) => p.task)).size,
       models: new Set(points.flatMap((p) => (p.model === null ? [] : [p.model]))).size,
       flaggedTasks: points.filter((p) => p.disagreement === true).length,
-      meanIncoherence: mean(points.flatMap((p) => (p.incoherence === null ? [] : [p.incoherence]))),
-      meanErrorLowerBound: mean(rows.flatMap((r) => (r.errorLowerBound === null ? [] : [r.errorLowerBound]))),
+      meanIncoherence: mean(withIncoherence),
+      meanIncoherenceOver: withIncoherence.length,
+      meanErrorLowerBound: mean(withBound),
+      meanErrorLowerBoundOver: withBound.length,
       references: referenceFigures(taskPoints(measured, byPool)),
       unknownCells: rows.reduce((a, r) => a + (r.unknownCells ?? 0), 0),
       checksWithUnknown: rows.filter((r) => (r.unknownCells ?? 0) > 0).length,
       inconclusiveChecks: rows.filter((r) => r.inconclusive !== null).length,
+      checksWithExclusions: rows.filter((r) => r.excluded !== null).length,
+      claims: claimsOf(records),
       isolation: isolationCounts(rows),
       properties: {
         runs: properties.length,
@@ -622,6 +655,30 @@ export const summarize = (records: readonly CrosscheckRecord[]): Summary => {
     llm: llmSummary(records),
     // Only suites with reviews carry the field, so other reports keep their exact shape.
     ...reviewsField(records),
+  };
+};
+
+/** δ of the claim a passing, conclusive, un-negated check makes; null when it makes none. */
+const claimDelta = (r: CrosscheckRecord): number | null => {
+  if (r.verdict !== 'pass' || r.test.negated || (r.inconclusive ?? null) !== null) return null;
+  if (r.kind === 'detection') return r.data.verdict === 'coherent' ? r.data.delta : null;
+  if (r.kind === 'coherence') return r.data.incoherence?.delta ?? null;
+  if (r.kind === 'error') return r.data.error?.delta ?? null;
+  return null;
+};
+
+const claimsOf = (records: readonly CrosscheckRecord[]): NonNullable<SuiteFigures['claims']> => {
+  const deltas = records.flatMap((r) => {
+    const d = claimDelta(r);
+    return d === null ? [] : [d];
+  });
+  return {
+    count: deltas.length,
+    deltas,
+    sumDelta: Math.min(
+      1,
+      deltas.reduce((a, b) => a + b, 0),
+    ),
   };
 };
 

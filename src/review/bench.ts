@@ -41,8 +41,10 @@ export interface ReviewBenchItem {
 /** Classification figures of one rerun, or of all reruns pooled. @public */
 export interface ReviewBenchFigures {
   readonly confusion: Confusion;
-  readonly mcc: number | null;
-  readonly p4: number | null;
+  /** 0 on a degenerate matrix (see `stats.mcc`). */
+  readonly mcc: number;
+  /** 0 on a degenerate matrix (see `stats.p4`). */
+  readonly p4: number;
   /** Verdicts that were `inconclusive` (labelled "incorrect": not accepted). */
   readonly inconclusive: number;
 }
@@ -51,7 +53,10 @@ export interface ReviewBenchFigures {
 export interface ReviewBenchResult {
   readonly items: readonly ReviewBenchItem[];
   readonly perRun: readonly ReviewBenchFigures[];
-  /** Means of MCC and P4 over reruns (the paper's reporting), over reruns where they are defined. */
+  /**
+   * Means of MCC and P4 over all `perRun.length` reruns (the paper's reporting); a degenerate
+   * rerun counts with MCC and P4 0. Null without reruns.
+   */
   readonly meanMcc: number | null;
   readonly meanP4: number | null;
   readonly stability: { readonly correct: LabelStability; readonly incorrect: LabelStability };
@@ -259,7 +264,7 @@ const fmt = (x: number | null, digits = 3): string => (x === null ? 'undefined' 
 export const renderReviewBench = (r: ReviewBenchResult): string => {
   const lines = [
     `grounded review (TRAILS) on ${r.items.length} programs, ${r.perRun.length} reruns`,
-    `MCC ${fmt(r.meanMcc)} / P4 ${fmt(r.meanP4)} / ${(r.tokensPerTask / 1000).toFixed(1)}k tokens per task (means over reruns)`,
+    `MCC ${fmt(r.meanMcc)} / P4 ${fmt(r.meanP4)} / ${(r.tokensPerTask / 1000).toFixed(1)}k tokens per task (means over ${r.perRun.length} reruns)`,
     ...r.perRun.map(
       (f, i) =>
         `  rerun ${i}: TP ${f.confusion.tp} FP ${f.confusion.fp} TN ${f.confusion.tn} FN ${f.confusion.fn}; MCC ${fmt(f.mcc)}, P4 ${fmt(f.p4)}${f.inconclusive ? `; ${f.inconclusive} inconclusive (counted as not accepted)` : ''}`,

@@ -220,6 +220,8 @@ const isValid = (o: Outcome, judgeRejections: boolean): boolean =>
 interface ScenarioRun {
   readonly reviewed: Omit<ReviewedScenario, 'inputs'>;
   readonly kept: readonly Kept[];
+  /** Inputs that parsed, so the candidate ran on them: 0 means only the generator failed. */
+  readonly ran: number;
 }
 
 /** Generation, validation, repair and coverage dedup for one scenario (design §B3). */
@@ -238,6 +240,7 @@ const runScenario = async (
   let steps = 1;
   let generated = 0;
   let validCount = 0;
+  let ran = 0;
   const valid: Array<Kept & { key: string }> = [];
   let lastErrors: string[] = [];
   let reply = await chat.ask('llm', 'inputs', inputsPrompt(spec, properties, scenario, 2 * k));
@@ -249,6 +252,7 @@ const runScenario = async (
     );
     if (lines.length === 0) failed.push({ text: '(no inputs)', problem: 'the reply held no input lines' });
     const runnable = lines.filter((l): l is { text: string; args: Args } => 'args' in l);
+    ran += runnable.length;
     const results = await executor.exec(runnable.map((l) => l.args));
     // Inputs the candidate failed on, vouched for by the reference or the pool: judged, not repaired.
     const failing = runnable.flatMap((_line, i) =>
@@ -307,6 +311,7 @@ const runScenario = async (
       lastErrors: kept.length > 0 ? [] : lastErrors.length > 0 ? lastErrors : ['no input ran to a value'],
     },
     kept,
+    ran,
   };
 };
 
@@ -473,8 +478,20 @@ const reviewInner = async (
     const list = extracted.scenarios;
     const seen = new Set<string>();
     let emptyRun = 0;
+    let ran = 0;
+    // No valid input: the candidate's fault only if it ran on some. If the generator wrote nothing
+    // that parses, the candidate never ran, and nothing is known about it.
+    const noValidInputs = () =>
+      ran > 0
+        ? finish('reject', 'no-valid-inputs')
+        : finish(
+            'inconclusive',
+            'no-parseable-inputs',
+            `the generator wrote no input that parses as arguments of ${spec.entry} in ${scenarios.filter((x) => x.status === 'skipped').length} scenarios, so the candidate never ran`,
+          );
     for (let i = 0; i < list.length; i++) {
       const s = await runScenario(chat, spec, properties, list[i] as Scenario, executor, seen, o, confirm);
+      ran += s.ran;
       scenarios.push({ ...s.reviewed, inputs: [] });
       for (const kept of s.kept) judged.push({ scenario: i, kept });
       if (s.kept.length > 0) {
@@ -493,7 +510,7 @@ const reviewInner = async (
             inputs: [],
             lastErrors: [],
           });
-        return finish('reject', 'no-valid-inputs');
+        return noValidInputs();
       }
     }
     if (extra && extra.inputs.length > 0) {
@@ -525,7 +542,7 @@ const reviewInner = async (
           fresh.length > 0 ? [] : ['every disagreement input was already judged in another scenario'],
       });
     }
-    if (judged.length === 0) return finish('reject', 'no-valid-inputs');
+    if (judged.length === 0) return noValidInputs();
     const verdicts = await Promise.allSettled(judged.map((j) => judgeOne(chat, spec, j.kept)));
     verdicts.forEach((v, i) => {
       if (v.status === 'fulfilled') results.set((judged[i] as { kept: Kept }).kept, v.value);

@@ -79,13 +79,22 @@ export interface ReviewLlmRecord {
 }
 
 /** Why a review ended as it did. @public */
-export type ReviewReason = 'score' | 'no-valid-inputs' | 'no-parseable-verdicts' | 'no-scenarios' | 'budget';
+export type ReviewReason =
+  | 'score'
+  | 'no-valid-inputs'
+  | 'no-parseable-inputs'
+  | 'no-parseable-verdicts'
+  | 'no-scenarios'
+  | 'budget';
 
 /** The result of {@link review}. @public */
 export interface Review {
   readonly verdict: 'accept' | 'reject' | 'inconclusive';
   readonly reason: ReviewReason;
-  /** What stopped the review before judging, in words (`no-scenarios`); otherwise null. */
+  /**
+   * What stopped the review before judging, in words (`no-scenarios`, `no-parseable-inputs`: the
+   * generator, not the candidate, failed); otherwise null.
+   */
   readonly problem: string | null;
   /** Share of CORRECT among parseable verdicts; `null` when none was judged. */
   readonly score: number | null;

@@ -60,3 +60,64 @@ export const wilsonInterval = (k: number, n: number, delta: number): Interval =>
     n,
   };
 };
+
+const checkCounts = (where: string, k: number, n: number): void => {
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(k) || k < 0 || k > n) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${where}: expected integers 0 <= k <= n with n >= 1, got k = ${describeValue(k)}, n = ${describeValue(n)}.`,
+      { where },
+    );
+  }
+};
+
+/** log P(X ≤ k) for X ~ Binomial(n, p), 0 < p < 1, summed in log space (no under- or overflow). */
+const logCdf = (k: number, n: number, p: number): number => {
+  const step = Math.log(p) - Math.log1p(-p);
+  let term = n * Math.log1p(-p);
+  let max = term;
+  const terms = [term];
+  for (let i = 1; i <= k; i++) {
+    term += Math.log((n - i + 1) / i) + step;
+    terms.push(term);
+    if (term > max) max = term;
+  }
+  return max + Math.log(terms.reduce((s, t) => s + Math.exp(t - max), 0));
+};
+
+/**
+ * One-sided exact (Clopper–Pearson) upper confidence bound for a binomial proportion: the p at
+ * which k or fewer successes in n trials have probability δ. The true proportion lies below it
+ * with probability at least 1 − δ, for every n (no approximation). With k = 0 it is
+ * 1 − δ^(1/n): after N clean trials, "p ≤ ε with confidence 1 − δ" for N = ⌈ln δ / ln(1 − ε)⌉.
+ * @public
+ */
+export const binomialUpperBound = (k: number, n: number, delta: number): number => {
+  const where = 'binomialUpperBound(k, n, delta)';
+  checkCounts(where, k, n);
+  checkProbability('delta', delta, where);
+  if (k === n) return 1;
+  if (k === 0) return 1 - delta ** (1 / n);
+  // P(X ≤ k) falls as p grows: bisect for the p where it equals δ.
+  const target = Math.log(delta);
+  let lo = k / n;
+  let hi = 1;
+  for (let i = 0; i < 100 && hi - lo > 1e-12; i++) {
+    const mid = (lo + hi) / 2;
+    if (logCdf(k, n, mid) > target) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+};
+
+/**
+ * One-sided exact (Clopper–Pearson) lower confidence bound: the true proportion lies above it
+ * with probability at least 1 − δ. 0 when k = 0.
+ * @public
+ */
+export const binomialLowerBound = (k: number, n: number, delta: number): number => {
+  const where = 'binomialLowerBound(k, n, delta)';
+  checkCounts(where, k, n);
+  checkProbability('delta', delta, where);
+  return k === 0 ? 0 : 1 - binomialUpperBound(n - k, n, delta);
+};

@@ -50,36 +50,37 @@ export const confusion = (
 
 /**
  * Matthews' correlation coefficient, (TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN)).
- * `null` when a marginal is 0 (for example a reviewer that always says "correct"): the
- * coefficient is undefined there, and reporting 0 would pass an undefined figure off as a
- * measured one.
+ * 0 when the matrix is degenerate (a zero row or column: a reviewer that always says "correct",
+ * or a set of programs that are all correct), the usual convention (scikit-learn's
+ * `matthews_corrcoef`): such a labelling carries no information about the truth. With it every
+ * rerun has an MCC, so a mean over reruns averages all of them.
  * @public
  */
-export const mcc = (c: Confusion): number | null => {
+export const mcc = (c: Confusion): number => {
   const tp = count('tp', c.tp);
   const fp = count('fp', c.fp);
   const tn = count('tn', c.tn);
   const fn = count('fn', c.fn);
   const d = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn);
-  if (d === 0) return null;
+  if (d === 0) return 0;
   return (tp * tn - fp * fn) / Math.sqrt(d);
 };
 
 /**
  * P4 = 4 / (1/precision + 1/recall + 1/specificity + 1/NPV), the harmonic mean of the four rates.
- * 0 when one rate is 0: every rate lies in [0, 1], so the harmonic mean is 0 whatever value an
- * undefined rate would take. Otherwise `null` when a rate is undefined (its denominator is 0).
+ * 0 when one rate is 0 (every rate lies in [0, 1], so the harmonic mean is 0 whatever value an
+ * undefined rate would take), and 0 when a rate is undefined (its denominator is 0: the matrix
+ * has a zero row or column), the same convention as {@link mcc}, so every rerun has a P4.
  * @public
  */
-export const p4 = (c: Confusion): number | null => {
+export const p4 = (c: Confusion): number => {
   const tp = count('tp', c.tp);
   const fp = count('fp', c.fp);
   const tn = count('tn', c.tn);
   const fn = count('fn', c.fn);
   const rate = (num: number, den: number): number | null => (den === 0 ? null : num / den);
   const rates = [rate(tp, tp + fp), rate(tp, tp + fn), rate(tn, tn + fp), rate(tn, tn + fn)];
-  if (rates.some((r) => r === 0)) return 0;
-  if (rates.some((r) => r === null)) return null;
+  if (rates.some((r) => r === 0 || r === null)) return 0;
   return 4 / (rates as number[]).reduce((s, r) => s + 1 / r, 0);
 };
 

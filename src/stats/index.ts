@@ -14,7 +14,7 @@ export {
   probCorrectUnderAgreement,
 } from './abstention.ts';
 export { adaptiveInterval } from './bernstein.ts';
-export { wilsonInterval } from './binomial.ts';
+export { binomialLowerBound, binomialUpperBound, wilsonInterval } from './binomial.ts';
 export {
   type Confusion,
   confusion,
@@ -51,4 +51,4 @@ export {
   rankModels,
 } from './ranking.ts';
 export { clopperPearson, tQuantile } from './small-sample.ts';
-export { averageRanks, spearman } from './spearman.ts';
+export { averageRanks, spearman, spearmanPValue } from './spearman.ts';

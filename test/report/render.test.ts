@@ -34,16 +34,19 @@ describe('renderTerminal', () => {
         ✓     sort  beta   toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
         ✓     sort  gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
 
-        Suite  mean Î 0.067 · mean error lower bound 0.022 · isolation os (bubblewrap sandbox)
+        Suite  mean Î 0.067 over 9 task points · mean error lower bound 0.022 over 9 checks
+          isolation os (bubblewrap sandbox)
+          8 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.400 (union bound,
+          Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks
         With references (9 task × model pairs)  mean error 0.156 · detection rate 67% · false positives 0
-          undetected mean error 0.071 · Spearman(error, Î) 0.71 (strong)
+          undetected mean error 0.071 · Spearman(error, Î) 0.71 (strong, n = 9)
 
         Models (rank 1 = best)
         model  coherent    rank  correct     rank  mean Î  mean error
         alpha  3/3 (100%)     1  3/3 (100%)     1   0.000       0.000
         beta   2/3 (67%)    2.5  2/3 (67%)      2   0.133       0.100
         gamma  2/3 (67%)    2.5  1/3 (33%)      3   0.067       0.367
-        Spearman(coherent share, correct share)  0.87 (strong)
+        Spearman(coherent share, correct share)  0.87 (n = 3, too few points to judge: fewer than 5)
 
         Ranking with uncertainty
         95% intervals: two-stage bootstrap over 3 tasks and the candidates within each (1000 resamples, seed 0); rank intervals and groups from simultaneous pairwise intervals (max-t), so the chance of any false separation is at most 5%.
@@ -93,15 +96,20 @@ describe('renderTerminal', () => {
               error ≥ 0.075 · PAC — · classes 3
               time 12ms
 
-        Suite  mean Î 0.250
-          mean error lower bound 0.075
+        Suite  mean Î 0.250 over 1 task point
+          mean error lower bound 0.075 over 1 check
           isolation os (bubblewrap sandbox)
+          1 statistical claim at confidence 0.950 each;
+          at least one may be false with probability up
+          to 0.050 (union bound, Σδ). For a suite-wide
+          δ, set configureSuite({ delta, checks }) once:
+          each check then runs at δ / checks
 
         Models (rank 1 = best)
         model  coherent  rank  correct  rank  mean error
         alpha  0/1 (0%)     1  —           —           —
         Spearman(coherent share, correct share)
-          — (undefined)
+          — (undefined, n = 0)
       "
     `);
   });
@@ -161,14 +169,15 @@ describe('renderMarkdown', () => {
       > **Incomplete:** shards 2 are missing.
 
       - **2** checks, **0** failed; **2** tasks, **1** flagged (candidates disagree)
-      - mean incoherence 0.200; mean error lower bound 0.075
+      - mean incoherence 0.200 over 2 task points; mean error lower bound 0.075 over 2 checks (inconclusive checks count in no mean)
       - isolation: os (bubblewrap sandbox)
+      - 2 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.100 (union bound, Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks
 
       With references (2 tasks):
 
       | mean error | mean incoherence | Spearman (error, Î) | detection rate | false positives | undetected mean error |
       | --- | --- | --- | --- | --- | --- |
-      | 0.150 | 0.200 | 1.00 (very strong) | 100% | 0 | 0.000 |
+      | 0.150 | 0.200 | 1.00 (n = 2, too few points to judge: fewer than 5) | 100% | 0 | 0.000 |
 
       ### Checks
 
@@ -183,7 +192,7 @@ describe('renderMarkdown', () => {
       | --- | --- | ---: | --- | ---: | ---: | ---: |
       | beta | 1/2 (50%) | 1 | 1/2 (50%) | 1 | 0.200 | 0.150 |
 
-      Spearman (coherent share, correct share): — (undefined). Rank 1 is best.
+      Spearman (coherent share, correct share): — (undefined, n = 1). Rank 1 is best.
       "
     `);
   });

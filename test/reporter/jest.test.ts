@@ -55,16 +55,19 @@ describe('Jest reporter', () => {
         ✗  ⚑  sum   beta   toHaveIncoherenceBelow  3  60  0.500 ± 0.181  0.250 ± 0.181  —           2+1      [...]ms
         ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.750 ± 0.181  —           2        [...]ms
 
-        Suite  mean Î 0.089 · mean error lower bound 0.027 · isolation none (trusted functions only)
+        Suite  mean Î 0.089 over 6 task points · mean error lower bound 0.027 over 6 checks
+          isolation none (trusted functions only)
+          6 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.300 (union bound,
+          Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks
         With references (6 task × model pairs)  mean error 0.169 · detection rate 67% · false positives 0
-          undetected mean error 0.188 · Spearman(error, Î) 0.47 (moderate)
+          undetected mean error 0.188 · Spearman(error, Î) 0.47 (moderate, n = 6)
 
         Models (rank 1 = best)
         model  coherent    rank  correct     rank  mean Î  mean error
         alpha  2/2 (100%)     1  2/2 (100%)     1   0.000       0.000
         beta   1/2 (50%)    2.5  1/2 (50%)      2   0.250       0.125
         gamma  1/2 (50%)    2.5  0/2 (0%)       3   0.017       0.383
-        Spearman(coherent share, correct share)  0.87 (strong)"
+        Spearman(coherent share, correct share)  0.87 (n = 3, too few points to judge: fewer than 5)"
     `);
   });
 

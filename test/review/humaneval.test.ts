@@ -6,7 +6,7 @@ import { loadCandidates, loadTasks } from '../../src/bench/index.ts';
 import { fromSources } from '../../src/candidates/index.ts';
 import { closeSandboxPools } from '../../src/exec/index.ts';
 import { startScriptedLlmServer } from '../../src/llm/testing/index.ts';
-import { benchReview, type ReviewBenchResult, review } from '../../src/review/index.ts';
+import { benchReview, type ReviewBenchResult, renderReviewBench, review } from '../../src/review/index.ts';
 import { defineTask } from '../../src/task/index.ts';
 import { crosscheck } from '../reporter/helpers.ts';
 import { client, tempCache } from './helpers.ts';
@@ -154,10 +154,12 @@ run('grounded review on HumanEval fixtures', () => {
     expect([r.meanMcc, r.meanP4]).toEqual([-1, 0]);
   });
 
-  it('should leave MCC undefined and give P4 0 for the always-CORRECT judge', async () => {
+  it('should give MCC 0 and P4 0 for the always-CORRECT judge (a zero column), counted in the means', async () => {
     const r = await bench(alwaysCorrectJudge);
     expect(r.perRun[0]?.confusion).toEqual({ tp: 4, fp: 4, tn: 0, fn: 0 });
-    expect([r.meanMcc, r.meanP4]).toEqual([null, 0]);
+    expect([r.perRun[0]?.mcc, r.perRun[0]?.p4]).toEqual([0, 0]);
+    expect([r.meanMcc, r.meanP4]).toEqual([0, 0]);
+    expect(renderReviewBench(r)).toContain('(means over 1 reruns)');
     // Perfectly stable, yet only the correct share counts: 4 stable correct of 8 ever labelled correct.
     expect(r.stability.correct).toEqual({ stable: 4, reachable: 8, ratio: 0.5 });
   });
@@ -168,7 +170,7 @@ run('grounded review on HumanEval fixtures', () => {
       const c = handCount(r, k);
       expect(r.perRun[k]?.confusion).toEqual(c);
       const d = (c.tp + c.fp) * (c.tp + c.fn) * (c.tn + c.fp) * (c.tn + c.fn);
-      expect(r.perRun[k]?.mcc ?? null).toEqual(d === 0 ? null : (c.tp * c.tn - c.fp * c.fn) / Math.sqrt(d));
+      expect(r.perRun[k]?.mcc).toEqual(d === 0 ? 0 : (c.tp * c.tn - c.fp * c.fn) / Math.sqrt(d));
     }
     const pooled = r.perRun.reduce(
       (a, f) => ({

@@ -27,13 +27,14 @@ describe('confusion, mcc, p4', () => {
     expect(p4({ tp: 7, fp: 0, tn: 5, fn: 0 })).toBe(1);
   });
 
-  it('should say null for MCC when a marginal is 0, and 0 for P4 when a rate is 0', () => {
+  it('should give 0 for MCC and P4 of a degenerate matrix (a zero row or column), as scikit-learn does', () => {
     // always "correct": specificity 0/5, NPV undefined
-    expect(mcc({ tp: 7, fp: 5, tn: 0, fn: 0 })).toBeNull();
+    expect(mcc({ tp: 7, fp: 5, tn: 0, fn: 0 })).toBe(0);
     expect(p4({ tp: 7, fp: 5, tn: 0, fn: 0 })).toBe(0);
     // only correct programs, all found: specificity and NPV undefined, no rate 0
-    expect(p4({ tp: 4, fp: 0, tn: 0, fn: 0 })).toBeNull();
-    expect(mcc({ tp: 0, fp: 0, tn: 0, fn: 0 })).toBeNull();
+    expect(mcc({ tp: 4, fp: 0, tn: 0, fn: 0 })).toBe(0);
+    expect(p4({ tp: 4, fp: 0, tn: 0, fn: 0 })).toBe(0);
+    expect(mcc({ tp: 0, fp: 0, tn: 0, fn: 0 })).toBe(0);
   });
 
   it('should reject counts that are not non-negative integers, naming the field', () => {

@@ -10,7 +10,7 @@ import {
 } from '../bench/index.ts';
 import { CrosscheckError, describeValue, isCrosscheckError, problemOf } from '../errors/index.ts';
 import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
-import { renderJson, writeFileAtomic } from '../report/index.ts';
+import { processIsolationWarning, renderJson, writeFileAtomic } from '../report/index.ts';
 import { commaList } from './comma-list.ts';
 import { runTriangulationCommand } from './triangulation.ts';
 
@@ -204,8 +204,10 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
     progress.clear();
     writeFileAtomic(result.options.out, renderJson(result.report));
     const shard = result.options.shard;
+    const unguarded = processIsolationWarning(result.report.summary.suite);
     process.stderr.write(
-      `\n${renderBenchTable(result)}report: ${result.options.out} (crosscheck report ${result.options.out} --format html)\n` +
+      (unguarded ? `\nwarning: ${unguarded}\n` : '') +
+        `\n${renderBenchTable(result)}report: ${result.options.out} (crosscheck report ${result.options.out} --format html)\n` +
         (result.pairsResumed > 0
           ? `${result.pairsResumed} of ${result.pairs.length} pairs were resumed from ${result.checkpointPath}, not measured now; --fresh measures them again.\n`
           : '') +

@@ -5,6 +5,7 @@ import {
   PROPERTY_NOTE,
   pct,
   pointUnit,
+  processIsolationWarning,
   propertyOutcomeText,
   propertyRunsText,
   ratio,
@@ -166,6 +167,9 @@ const suiteCards = (summary: Summary): string => {
     card(num(s.meanIncoherence), 'mean incoherence'),
     card(num(s.meanErrorLowerBound), 'mean error lower bound'),
     card(isolationText(s), 'isolation'),
+    ...[processIsolationWarning(s)]
+      .filter((x): x is string => x !== null)
+      .map((x) => card('not a boundary', x)),
     ...(unknownSuiteText(s) === null
       ? []
       : [card(String(s.unknownCells), `unknown cells; ${s.inconclusiveChecks} inconclusive checks`)]),

@@ -12,6 +12,7 @@ import {
   pacText,
   pct,
   pointUnit,
+  processIsolationWarning,
   propertyOutcomeText,
   propertyRunsText,
   ratio,
@@ -157,7 +158,9 @@ const suite = (summary: Summary): string[] => {
     `- **${s.checks}** checks, **${s.failedChecks}** failed; ${bold(taskCountText(s))}, ${bold(flaggedText(s))} (candidates disagree)`,
     `- mean incoherence ${num(s.meanIncoherence)}; mean error lower bound ${num(s.meanErrorLowerBound)}`,
     `- isolation: ${isolationText(s)}`,
-    ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
+    ...[unknownSuiteText(s), processIsolationWarning(s)]
+      .filter((x): x is string => x !== null)
+      .map((x) => `- ${x}`),
   ];
   const r = s.references;
   if (r) {

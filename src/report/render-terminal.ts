@@ -15,6 +15,7 @@ import {
   pacText,
   pct,
   pointUnit,
+  processIsolationWarning,
   propertyOutcomeText,
   propertyRunsText,
   ratio,
@@ -195,7 +196,9 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
       `mean Î ${num(s.meanIncoherence)}`,
       `mean error lower bound ${num(s.meanErrorLowerBound)}`,
       `isolation ${isolationText(s)}`,
-      ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => c.yellow(x)),
+      ...[unknownSuiteText(s), processIsolationWarning(s)]
+        .filter((x): x is string => x !== null)
+        .map((x) => c.yellow(x)),
     ],
     width,
     c.bold,

@@ -43,6 +43,11 @@ export interface WorkerSpec {
    * the host then trusts. Other workers are untrusted: the host measures and ends their calls.
    */
   readonly zygote?: boolean;
+  /**
+   * The candidates trust each other: a worker may serve one after another. Otherwise (and the
+   * zygote aside, which forks a fresh child per candidate) a worker serves one candidate only.
+   */
+  readonly shareWorkers?: boolean;
 }
 
 /** What a worker sent, or why it stopped talking. @internal */
@@ -243,6 +248,8 @@ export class WorkerProcess {
   readonly workdir: string;
   readonly pid: number;
   readonly spec: WorkerSpec;
+  /** The candidate (its load key) this worker has served, if any: it serves no other unless shared. */
+  servedFor: string | null = null;
   /** The input set the worker holds (`RunContext.inputsKey`). */
   inputsKey: string | null = null;
   /** What the worker said in its `hello`. */

@@ -103,7 +103,7 @@ describe.skipIf(skipReason !== null)('the OS boundary under a root host', () => 
 
     // Assert: while the worker is still alive (idle in its pool), nothing of it is on the host.
     expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'value' });
-    const [file, owner, mount, opened] = values(matrix.outcomes[0])?.[0] as [string, number, string, boolean];
+    const [file, owner, mount, opened] = (values(matrix.outcomes[0]) ?? [])[0] as [string, number, string, boolean];
     expect(existsSync(file)).toBe(false);
     expect(opened).toBe(false);
     expect(owner).not.toBe(0);
@@ -152,10 +152,10 @@ describe.skipIf(skipReason !== null)('the OS boundary under a root host', () => 
     const fills = await run(task, python([filler]), [[200]], { isolation: 'os' });
 
     // Assert
-    const [started, why] = values(bombs.outcomes[0])?.[0] as [number, string];
+    const [started, why] = (values(bombs.outcomes[0]) ?? [])[0] as [number, string];
     expect(why).toBe('EAGAIN');
     expect(started).toBeLessThan(256);
-    const [written, full] = values(fills.outcomes[0])?.[0] as [number, string];
+    const [written, full] = (values(fills.outcomes[0]) ?? [])[0] as [number, string];
     expect(full).toBe('ENOSPC');
     expect(written).toBeLessThanOrEqual(64 * 1024 * 1024);
   });

@@ -103,7 +103,12 @@ describe.skipIf(skipReason !== null)('the OS boundary under a root host', () => 
 
     // Assert: while the worker is still alive (idle in its pool), nothing of it is on the host.
     expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'value' });
-    const [file, owner, mount, opened] = (values(matrix.outcomes[0]) ?? [])[0] as [string, number, string, boolean];
+    const [file, owner, mount, opened] = (values(matrix.outcomes[0]) ?? [])[0] as [
+      string,
+      number,
+      string,
+      boolean,
+    ];
     expect(existsSync(file)).toBe(false);
     expect(opened).toBe(false);
     expect(owner).not.toBe(0);
@@ -158,6 +163,33 @@ describe.skipIf(skipReason !== null)('the OS boundary under a root host', () => 
     const [written, full] = (values(fills.outcomes[0]) ?? [])[0] as [number, string];
     expect(full).toBe('ENOSPC');
     expect(written).toBeLessThanOrEqual(64 * 1024 * 1024);
+  });
+
+  it('should let the worker write its progress file in place but not replace it', async () => {
+    // Arrange
+    const py = [
+      'import os, errno',
+      'def f():',
+      '    path = os.environ["CROSSCHECK_PROGRESS_FILE"]',
+      '    out = []',
+      '    for act in (lambda: os.close(os.open(path, os.O_RDWR)), lambda: os.unlink(path), lambda: os.rename(path, path + "x")):',
+      '        try:',
+      '            act()',
+      '            out.append("ok")',
+      '        except OSError as e:',
+      '            out.append(errno.errorcode[e.errno])',
+      '    return out',
+    ].join('\n');
+
+    // Act
+    const matrix = await run(task, python([py]), [[]], { isolation: 'os' });
+
+    // Assert: writable (the zygote shares the running call through it), but neither removable
+    // nor renamable (its folder is root's, and it is a mount point).
+    const [[write, unlink, rename]] = values(matrix.outcomes[0]) as [[string, string, string]];
+    expect(write).toBe('ok');
+    expect(['EACCES', 'EBUSY', 'EPERM']).toContain(unlink);
+    expect(['EACCES', 'EBUSY', 'EPERM']).toContain(rename);
   });
 
   it('should refuse ptrace, mount, unshare, keyctl and bpf through the seccomp filter', async () => {

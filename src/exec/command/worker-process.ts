@@ -1,4 +1,13 @@
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  writeFileSync,
+} from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -291,8 +300,15 @@ export class WorkerProcess {
     this.#progressFile = join(this.#workspace.root, 'progress');
     let confined: ConfinedCommand;
     try {
-      writeFileSync(this.#progressFile, Buffer.alloc(8), { mode: 0o666 });
-      this.#progressFd = openSync(this.#progressFile, 'r');
+      try {
+        writeFileSync(this.#progressFile, Buffer.alloc(8));
+        // Writable by the sandbox's own uid (the umask would leave it to root alone); its folder
+        // keeps every other host user out.
+        chmodSync(this.#progressFile, 0o666);
+        this.#progressFd = openSync(this.#progressFile, 'r');
+      } catch (error) {
+        throw ioError(error, 'write', this.#progressFile);
+      }
       const [file, ...args] = spec.command;
       const env = scrubbedEnv(this.workdir, spec, this.#progressFile);
       confined = confine(
@@ -310,7 +326,7 @@ export class WorkerProcess {
     } catch (error) {
       this.#closeProgress();
       removeWorkspaceNow(this.#workspace.root);
-      throw ioError(error, 'write', this.#progressFile);
+      throw error;
     }
     try {
       this.#sub = spawnWorker(confined, this.#workspace.spawnCwd);

@@ -32,10 +32,9 @@ def set_limits(memory_mb):
         lower(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
     lower(resource.RLIMIT_CORE, 0)
     lower(resource.RLIMIT_FSIZE, 64 * 1024 * 1024)
-    if hasattr(resource, "RLIMIT_NPROC"):
-        # Counts every process of the user, so 0 forbids any fork (not enforced for root: the
-        # audit hook below and the stubbed _posixsubprocess refuse process creation too).
-        lower(resource.RLIMIT_NPROC, 0)
+    # No RLIMIT_NPROC here: it counts threads too, so 0 would stop the child's own watchdog
+    # thread once the sandbox runs it as an ordinary uid. Process creation is refused by the
+    # audit hook and the stubbed _posixsubprocess, and the OS boundary caps each sandbox's tasks.
 
 
 

@@ -4,6 +4,7 @@ import {
   checkKeys,
   describeValue,
   knownKeys,
+  readFlag,
   readLabel,
   readTags,
 } from '../errors/index.ts';
@@ -17,11 +18,24 @@ export interface CommandOptions extends CandidateOptions {
   entry: string;
   /** Language of the sources, for code extraction from Markdown and for reports (e.g. `'ruby'`). */
   language: string;
+  /**
+   * `true` only when **the candidates trust each other**: a worker process then serves one
+   * candidate after another, saving a process start per candidate, and any of them can change
+   * what the worker does for the next (forge its results, read its inputs). By default (`false`)
+   * each candidate gets fresh worker processes that no other candidate ran in.
+   */
+  shareWorkers?: boolean;
 }
 
 const where = 'candidates.fromCommand(command, sources, { entry, language })';
 
-const COMMAND_KEYS = knownKeys<CommandOptions>({ tags: true, label: true, entry: true, language: true });
+const COMMAND_KEYS = knownKeys<CommandOptions>({
+  tags: true,
+  label: true,
+  entry: true,
+  language: true,
+  shareWorkers: true,
+});
 const SPEC_KEYS = knownKeys<SourceSpec>({ source: true, label: true, tags: true });
 
 const fail = (message: string): never => {
@@ -31,9 +45,10 @@ const fail = (message: string): never => {
 /**
  * Candidates of any language, served by an executable that speaks the JSON-lines protocol of
  * `docs/protocol.md`: `fromCommand(['ruby', 'worker.rb'], replies, { entry: 'solve', language: 'ruby' })`.
- * The command is started as a small pool of long-lived workers (one process group each, in a
- * fresh temporary directory, with a scrubbed environment); each source is sent to a worker to
- * load, then called on batches of inputs. Pass `['']` as `sources` for a worker that serves a
+ * The command is started as worker processes (one process group each, in a fresh temporary
+ * directory, with a scrubbed environment); each source is sent to a worker of its own to load,
+ * then called on batches of inputs (`shareWorkers: true` lets candidates that trust each other
+ * share workers). Pass `['']` as `sources` for a worker that serves a
  * single built-in function.
  * @public
  */
@@ -71,6 +86,7 @@ export const fromCommand = (
     );
   }
   const baseTags = readTags({ where, field: 'tags' }, options.tags);
+  const shareWorkers = readFlag({ where, field: 'shareWorkers' }, options.shareWorkers, false);
   const prefix =
     readLabel({ where, field: 'label' }, options.label) ??
     (typeof baseTags.model === 'string' ? baseTags.model : entry);
@@ -99,6 +115,7 @@ export const fromCommand = (
       code,
       entry,
       language,
+      shareWorkers,
     });
   });
 };

@@ -112,6 +112,11 @@ export interface CommandCandidate extends CandidateBase {
   readonly code: string;
   readonly entry: string;
   readonly language: string;
+  /**
+   * The candidates trust each other: one worker process may serve several of them in turn.
+   * Absent or false, each candidate gets worker processes of its own (see `CommandOptions`).
+   */
+  readonly shareWorkers?: boolean;
 }
 
 /** @public */

@@ -11,7 +11,7 @@ import {
 } from '../bench/index.ts';
 import { CrosscheckError, describeValue, isCrosscheckError, problemOf } from '../errors/index.ts';
 import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
-import { renderJson, writeFileAtomic } from '../report/index.ts';
+import { processIsolationWarning, renderJson, writeFileAtomic } from '../report/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
 import { parseFlags } from './parse-flags.ts';
@@ -215,8 +215,10 @@ export const runBenchCommand = async (argv: readonly string[]): Promise<number> 
     // Task names, models and messages come from the dataset and the candidates: shown, never
     // acted on by the terminal.
     const say = (text: string): boolean => process.stderr.write(neutralizeControls(text, { newlines: true }));
+    const unguarded = processIsolationWarning(result.report.summary.suite);
     say(
-      `\n${renderBenchTable(result)}report: ${result.options.out} (crosscheck report ${result.options.out} --format html)\n` +
+      (unguarded ? `\nwarning: ${unguarded}\n` : '') +
+        `\n${renderBenchTable(result)}report: ${result.options.out} (crosscheck report ${result.options.out} --format html)\n` +
         (result.pairsResumed > 0
           ? `${result.pairsResumed} of ${result.pairs.length} pairs were resumed from ${result.checkpointPath}, not measured now; --fresh measures them again.\n`
           : '') +

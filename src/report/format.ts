@@ -60,10 +60,24 @@ export const unknownSuiteText = (s: {
 
 const ISOLATION_TEXT = {
   os: 'os (bubblewrap sandbox)',
-  process: 'process (no OS boundary)',
+  process: 'process (not a security boundary)',
   none: 'none (trusted functions only)',
   unknown: 'not recorded',
 } as const;
+
+/**
+ * What a user must read beside results that ran under `'process'`, or null when none did: that
+ * isolation stops accidents, not an attacker.
+ */
+export const processIsolationWarning = (s: Pick<SuiteFigures, 'isolation'>): string | null => {
+  const n = s.isolation.process ?? 0;
+  if (n === 0) return null;
+  return (
+    `${n} ${n === 1 ? 'check' : 'checks'} ran untrusted candidates under isolation 'process', which is not a ` +
+    "security boundary: a candidate runs as this user and can read this process's environment (API keys), " +
+    "memory and files. It guards against accidents, not attackers; use isolation 'os' (bubblewrap) for model-written code."
+  );
+};
 
 /** The suite's isolation line: `os (bubblewrap sandbox)`, or each kind with its check count. */
 export const isolationText = (s: SuiteFigures): string => {

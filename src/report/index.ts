@@ -5,6 +5,7 @@
  */
 
 export { GLYPHS } from './figures.ts';
+export { processIsolationWarning } from './format.ts';
 export {
   checkLlmText,
   type LlmCallRecord,

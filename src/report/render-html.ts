@@ -7,6 +7,7 @@ import {
   PROPERTY_NOTE,
   pct,
   pointUnit,
+  processIsolationWarning,
   propertyOutcomeText,
   propertyRunsText,
   ratio,
@@ -169,6 +170,9 @@ const suiteCards = (summary: Summary): string => {
     card(num(s.meanIncoherence), `mean incoherence${overText(s.meanIncoherenceOver, 'task point')}`),
     card(num(s.meanErrorLowerBound), `mean error lower bound${overText(s.meanErrorLowerBoundOver, 'check')}`),
     card(isolationText(s), 'isolation'),
+    ...[processIsolationWarning(s)]
+      .filter((x): x is string => x !== null)
+      .map((x) => card('not a boundary', x)),
     ...(unknownSuiteText(s) === null
       ? []
       : [card(String(s.unknownCells), `unknown cells; ${s.inconclusiveChecks} inconclusive checks`)]),

@@ -15,6 +15,7 @@ import {
   pacText,
   pct,
   pointUnit,
+  processIsolationWarning,
   propertyOutcomeText,
   propertyRunsText,
   ratio,
@@ -162,8 +163,9 @@ const suite = (summary: Summary): string[] => {
     `- **${s.checks}** checks, **${s.failedChecks}** failed; ${bold(taskCountText(s))}, ${bold(flaggedText(s))} (candidates disagree)`,
     `- mean incoherence ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}; mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')} (inconclusive checks count in no mean)`,
     `- isolation: ${isolationText(s)}`,
-    ...[claimsText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
-    ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => `- ${x}`),
+    ...[claimsText(s), unknownSuiteText(s), processIsolationWarning(s)]
+      .filter((x): x is string => x !== null)
+      .map((x) => `- ${x}`),
   ];
   const r = s.references;
   if (r) {

@@ -18,6 +18,7 @@ import {
   pacText,
   pct,
   pointUnit,
+  processIsolationWarning,
   propertyOutcomeText,
   propertyRunsText,
   ratio,
@@ -264,7 +265,9 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
       `mean Î ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}`,
       `mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')}`,
       `isolation ${isolationText(s)}`,
-      ...[unknownSuiteText(s)].filter((x): x is string => x !== null).map((x) => c.yellow(x)),
+      ...[unknownSuiteText(s), processIsolationWarning(s)]
+        .filter((x): x is string => x !== null)
+        .map((x) => c.yellow(x)),
     ],
     width,
     c.bold,

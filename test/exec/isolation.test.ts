@@ -1,5 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -30,7 +38,7 @@ const osAvailable = (() => {
 
 const task = defineTask({ name: 'who', timeoutMs: 5000 });
 const python = candidates.fromSources(
-  ['import os\ndef who(x):\n    return [os.getuid() == 65534, "OPENAI_API_KEY" in os.environ, x]\n'],
+  ['import os\ndef who(x):\n    return [os.getuid() != 0, "OPENAI_API_KEY" in os.environ, x]\n'],
   { language: 'python', entry: 'who' },
 );
 const trusted = candidates.fromFunctions([(x: number) => x]);
@@ -115,7 +123,7 @@ describe('isolation: choosing it', () => {
 });
 
 describe.skipIf(!osAvailable)("isolation: 'os' with bubblewrap", () => {
-  it('should run Python candidates as nobody without the host environment, and record it down to the report record', async () => {
+  it('should run Python candidates as an unprivileged uid without the host environment, and record it down to the report record', async () => {
     // Arrange
     process.env.OPENAI_API_KEY ??= 'sk-test-secret';
 
@@ -156,6 +164,9 @@ describe.skipIf(!osAvailable)("isolation: 'os' with bubblewrap", () => {
       encoding: 'utf8',
     }).trim();
     symlinkSync(real, join(dir, 'python3'));
+    // The interpreter's folder is mounted into the sandbox, whose uid (when the host is root) is
+    // not its owner: like any interpreter's folder it must be readable by others.
+    chmodSync(dir, 0o755);
     const source = readFileSync(
       join(import.meta.dirname, '..', 'fixtures', 'python-hostile', 'ignore_alarm.py'),
       'utf8',

@@ -31,6 +31,7 @@ export const commandBackend: Backend = {
         memoryMb: ctx.limits.memoryMb,
         isolation: ctx.isolation,
         readOnly: commandFiles(c.command),
+        shareWorkers: c.shareWorkers === true,
         label: `command (${c.language})`,
         fix: `Check that \`${showCommand(c.command)}\` runs on this machine and implements docs/protocol.md (it must write a "hello" line on fd 4 first).`,
       });

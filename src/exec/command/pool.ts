@@ -7,6 +7,9 @@ export const defaultPoolSize = (): number => Math.max(1, availableParallelism())
 /**
  * A few long-lived workers of one spec, shared by every `run`. Workers start lazily, idle ones
  * do not keep the host alive, and a worker that misbehaved is discarded rather than returned.
+ * A worker serves one candidate only (a candidate that hooked it would otherwise answer for the
+ * next one), unless the spec says the candidates trust each other or the worker is the Python
+ * zygote, which runs each candidate in a fresh child of its own.
  * @internal
  */
 export class WorkerPool {
@@ -14,7 +17,7 @@ export class WorkerPool {
   readonly size: number;
   #idle: WorkerProcess[] = [];
   #count = 0;
-  #waiters: Array<{ resolve: (w: WorkerProcess) => void; reject: (e: unknown) => void }> = [];
+  #waiters: Array<{ owner: string; resolve: (w: WorkerProcess) => void; reject: (e: unknown) => void }> = [];
   #closed = false;
 
   constructor(spec: WorkerSpec, size: number) {
@@ -22,25 +25,44 @@ export class WorkerPool {
     this.size = size;
   }
 
-  /** An idle worker, a new one while below `size`, or the next one released. */
-  async acquire(): Promise<WorkerProcess> {
-    while (this.#idle.length > 0) {
-      const w = this.#idle.pop() as WorkerProcess;
+  /** May `w` serve candidate `owner`? */
+  #serves(w: WorkerProcess, owner: string): boolean {
+    return this.spec.shareWorkers === true || this.spec.zygote === true || w.servedFor === owner;
+  }
+
+  /**
+   * A worker for candidate `owner` (its load key): an idle one that may serve it, a new one while
+   * below `size` (in place of an idle one that served another candidate), or the next one
+   * released.
+   */
+  async acquire(owner: string): Promise<WorkerProcess> {
+    for (;;) {
+      const at = this.#idle.findLastIndex((w) => this.#serves(w, owner) || !w.alive);
+      if (at < 0) break;
+      const [w] = this.#idle.splice(at, 1) as [WorkerProcess];
       if (w.alive) {
         w.setBusy(true);
+        w.servedFor = owner;
         return w;
       }
       this.#count--;
     }
-    if (this.#count < this.size) return this.#startOne();
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    if (this.#count < this.size) return this.#startOne(owner);
+    const other = this.#idle.shift();
+    if (other) {
+      this.#count--;
+      void other.kill();
+      return this.#startOne(owner);
+    }
+    return new Promise((resolve, reject) => this.#waiters.push({ owner, resolve, reject }));
   }
 
-  async #startOne(): Promise<WorkerProcess> {
+  async #startOne(owner: string): Promise<WorkerProcess> {
     this.#count++;
     try {
       const w = await WorkerProcess.start(this.spec);
       w.setBusy(true);
+      w.servedFor = owner;
       return w;
     } catch (error) {
       this.#count--;
@@ -55,8 +77,27 @@ export class WorkerPool {
       return;
     }
     const waiter = this.#waiters.shift();
-    if (waiter) {
+    if (waiter && this.#serves(w, waiter.owner)) {
+      w.servedFor = waiter.owner;
       waiter.resolve(w);
+      return;
+    }
+    if (waiter) {
+      // It served another candidate: a fresh worker takes its place.
+      this.#count--;
+      void w.kill();
+      this.#count++;
+      WorkerProcess.start(this.spec).then(
+        (fresh) => {
+          fresh.setBusy(true);
+          fresh.servedFor = waiter.owner;
+          waiter.resolve(fresh);
+        },
+        (error) => {
+          this.#count--;
+          waiter.reject(error);
+        },
+      );
       return;
     }
     // Jobs that were running when the pool closed finish; their workers then stop.
@@ -78,7 +119,7 @@ export class WorkerPool {
   #replaceDead(): void {
     this.#count--;
     const waiter = this.#waiters.shift();
-    if (waiter) this.#startOne().then(waiter.resolve, waiter.reject);
+    if (waiter) this.#startOne(waiter.owner).then(waiter.resolve, waiter.reject);
   }
 
   /** Stops every idle worker now; busy ones stop when their job releases them. */
@@ -94,7 +135,15 @@ export class WorkerPool {
 const pools = new Map<string, WorkerPool>();
 
 const specKey = (spec: WorkerSpec, size: number): string =>
-  JSON.stringify([spec.command, spec.memoryMb, spec.env ?? {}, size, spec.isolation, spec.readOnly]);
+  JSON.stringify([
+    spec.command,
+    spec.memoryMb,
+    spec.env ?? {},
+    size,
+    spec.isolation,
+    spec.readOnly,
+    spec.shareWorkers === true,
+  ]);
 
 /** The shared pool for a spec. @internal */
 export const poolFor = (spec: WorkerSpec, size: number = defaultPoolSize()): WorkerPool => {

@@ -145,7 +145,7 @@ class SliceRunner {
         return;
       }
       const range = this.#ranges.shift() as [number, number];
-      const worker = await this.#pool.acquire();
+      const worker = await this.#pool.acquire(this.#slice.load.key);
       const started = performance.now();
       const cpuBefore = this.#pool.spec.zygote ? null : worker.cpuMs();
       let healthy = false;

@@ -1,10 +1,28 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  writeFileSync,
+} from 'node:fs';
 import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { CrosscheckError, ioError, withIo } from '../../errors/index.ts';
-import { confine, executableProblem } from '../isolation/index.ts';
+import {
+  type ConfinedCommand,
+  confine,
+  createWorkspace,
+  executableProblem,
+  releaseConfined,
+  removeWorkspace,
+  removeWorkspaceNow,
+  type Workspace,
+} from '../isolation/index.ts';
 import { PROTOCOL_VERSION, parseWorkerMessage, WORKER_ENV, type WorkerMessage } from './protocol.ts';
 
 /** How to start one kind of worker; workers with equal specs are interchangeable. @internal */
@@ -34,6 +52,11 @@ export interface WorkerSpec {
    * the host then trusts. Other workers are untrusted: the host measures and ends their calls.
    */
   readonly zygote?: boolean;
+  /**
+   * The candidates trust each other: a worker may serve one after another. Otherwise (and the
+   * zygote aside, which forks a fresh child per candidate) a worker serves one candidate only.
+   */
+  readonly shareWorkers?: boolean;
 }
 
 /** What a worker sent, or why it stopped talking. @internal */
@@ -94,13 +117,18 @@ const scrubbedEnv = (workdir: string, spec: WorkerSpec, progressFile: string): R
   ...spec.env,
 });
 
-const spawnWorker = (file: string, args: readonly string[], cwd: string, env: Record<string, string>) =>
-  execa(file, args, {
+// fds 3 and 4 are the protocol's; the sandbox's own descriptors (mounts, filter) follow.
+const FIRST_FREE_FD = 5;
+
+const spawnWorker = (confined: ConfinedCommand, cwd: string) =>
+  execa(confined.file, confined.args, {
     cwd,
-    env,
+    env: confined.env,
     extendEnv: false,
     // stdout goes nowhere: a candidate printing 100 MB costs nothing and blocks nothing.
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    // Host descriptors pass through as they are (execa hands a plain number to spawn); its
+    // types only list the numbers 3 to 9.
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe', ...(confined.fds as unknown as 3[])],
     buffer: false,
     reject: false,
     // Its own process group, so a kill reaches anything it managed to start.
@@ -229,6 +257,8 @@ export class WorkerProcess {
   readonly workdir: string;
   readonly pid: number;
   readonly spec: WorkerSpec;
+  /** The candidate (its load key) this worker has served, if any: it serves no other unless shared. */
+  servedFor: string | null = null;
   /** The input set the worker holds (`RunContext.inputsKey`). */
   inputsKey: string | null = null;
   /** What the worker said in its `hello`. */
@@ -251,29 +281,58 @@ export class WorkerProcess {
   #exitListener: ((reason: string) => void) | null = null;
   #exitReason: string | null = null;
   #progressFile: string;
+  #progressFd = -1;
+  #workspace: Workspace;
   #finalProgress: number | null = null;
   #exited: Promise<void>;
 
   private constructor(spec: WorkerSpec) {
     installExitHook();
     this.spec = spec;
-    this.workdir = withIo('create a worker directory in', tmpdir(), () =>
-      mkdtempSync(join(tmpdir(), 'crosscheck-worker-')),
+    const mode = spec.isolation ?? 'process';
+    this.#workspace = withIo('create a worker directory in', tmpdir(), () =>
+      createWorkspace('crosscheck-worker-', mode),
     );
-    this.#progressFile = join(this.workdir, '.crosscheck-progress');
+    this.workdir = this.#workspace.workdir;
+    // Beside the working directory, in the host-only folder: under 'os' it is bound into the
+    // sandbox as a single file the candidate can write but not replace (not by a FIFO, not by a
+    // link), and the host reads it through the descriptor it opened here, never by path again.
+    this.#progressFile = join(this.#workspace.root, 'progress');
+    let confined: ConfinedCommand;
     try {
-      writeFileSync(this.#progressFile, Buffer.alloc(8));
+      try {
+        writeFileSync(this.#progressFile, Buffer.alloc(8));
+        // Writable by the sandbox's own uid (the umask would leave it to root alone); its folder
+        // keeps every other host user out.
+        chmodSync(this.#progressFile, 0o666);
+        this.#progressFd = openSync(this.#progressFile, 'r');
+      } catch (error) {
+        throw ioError(error, 'write', this.#progressFile);
+      }
+      const [file, ...args] = spec.command;
+      const env = scrubbedEnv(this.workdir, spec, this.#progressFile);
+      confined = confine(
+        {
+          file,
+          args,
+          env,
+          workdir: this.workdir,
+          readOnly: spec.readOnly,
+          shared: [this.#progressFile],
+          firstFd: FIRST_FREE_FD,
+        },
+        mode,
+      );
     } catch (error) {
-      rmSync(this.workdir, { recursive: true, force: true });
-      throw ioError(error, 'write', this.#progressFile);
+      this.#closeProgress();
+      removeWorkspaceNow(this.#workspace.root);
+      throw error;
     }
-    const [file, ...args] = spec.command;
-    const env = scrubbedEnv(this.workdir, spec, this.#progressFile);
-    const confined = confine(
-      { file, args, env, workdir: this.workdir, readOnly: spec.readOnly },
-      spec.isolation ?? 'process',
-    );
-    this.#sub = spawnWorker(confined.file, confined.args, this.workdir, confined.env);
+    try {
+      this.#sub = spawnWorker(confined, this.#workspace.spawnCwd);
+    } finally {
+      releaseConfined(confined);
+    }
     this.#sub.catch(() => undefined);
     this.pid = this.#sub.pid ?? -1;
     const stdio = this.#sub.stdio as unknown as Array<Readable | Writable>;
@@ -295,8 +354,9 @@ export class WorkerProcess {
         setImmediate(() => {
           this.#exitReason = describeExit(code, signal, spec.isolation === 'os');
           this.#finalProgress = this.#readProgressFile();
+          this.#closeProgress();
           live.delete(this);
-          rmSync(this.workdir, { recursive: true, force: true });
+          removeWorkspace(this.#workspace.root);
           this.#exitListener?.(this.#exitReason);
           resolve();
         });
@@ -568,12 +628,25 @@ export class WorkerProcess {
   }
 
   #readProgressFile(): number | null {
+    if (this.#progressFd < 0) return null;
     try {
-      const value = Number(readFileSync(this.#progressFile).readBigInt64LE(0));
+      const bytes = Buffer.alloc(8);
+      if (readSync(this.#progressFd, bytes, 0, 8, 0) !== 8) return null;
+      const value = Number(bytes.readBigInt64LE(0));
       return Number.isSafeInteger(value) ? value : null;
     } catch {
       return null;
     }
+  }
+
+  #closeProgress(): void {
+    if (this.#progressFd < 0) return;
+    try {
+      closeSync(this.#progressFd);
+    } catch {
+      // Already closed.
+    }
+    this.#progressFd = -1;
   }
 
   /** Keeps the host's event loop alive while the worker has work (and lets it exit while idle). */
@@ -614,6 +687,6 @@ export class WorkerProcess {
   /** Synchronous last resort for the process exit hook. */
   killNow(): void {
     this.#signalGroup('SIGKILL');
-    rmSync(this.workdir, { recursive: true, force: true });
+    removeWorkspaceNow(this.#workspace.root);
   }
 }

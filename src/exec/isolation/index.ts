@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export { BWRAP_ENV, executableProblem } from './bubblewrap.ts';
-export { type ConfinedCommand, type ConfineSpec, confine } from './confine.ts';
+export { type ConfinedCommand, type ConfineSpec, confine, releaseConfined } from './confine.ts';
 export {
   combineIsolation,
   ISOLATION_ENV,
@@ -13,3 +13,6 @@ export {
   resetIsolationProbe,
   resolveIsolation,
 } from './mode.ts';
+export { SANDBOX_TASKS } from './sandbox-user.ts';
+export { SECCOMP_PYTHON_ENV } from './seccomp.ts';
+export { createWorkspace, removeWorkspace, removeWorkspaceNow, type Workspace } from './workspace.ts';

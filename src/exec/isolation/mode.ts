@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { CrosscheckError, describeValue } from '../../errors/index.ts';
-import { bubblewrapPath, probeArgs, setHardened } from './bubblewrap.ts';
+import { bubblewrapPath, probeCommand, setHardened } from './bubblewrap.ts';
+import { releaseConfined } from './confine.ts';
+import { launcherProblem, sandboxOwner } from './sandbox-user.ts';
+import { seccompProblem } from './seccomp.ts';
 
 /**
  * How untrusted candidates are confined.
@@ -43,11 +46,18 @@ const MODES: readonly IsolationMode[] = ['auto', 'os', 'process'];
 const probes = new Map<string, string | null>();
 
 const sandboxProblem = (bwrap: string, hardened: boolean): string | null => {
-  const result = spawnSync(bwrap, probeArgs(hardened), {
-    env: {},
-    stdio: ['ignore', 'ignore', 'pipe'],
-    timeout: 10_000,
-  });
+  // The probe starts exactly what a candidate gets: the same uid drop, task limit and filter.
+  const sandbox = probeCommand(hardened);
+  let result: ReturnType<typeof spawnSync>;
+  try {
+    result = spawnSync(bwrap, sandbox.args, {
+      env: {},
+      stdio: ['ignore', 'ignore', 'pipe', ...sandbox.fds],
+      timeout: 10_000,
+    });
+  } finally {
+    releaseConfined(sandbox);
+  }
   if (result.error) {
     const code = (result.error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' ? `\`${bwrap}\` was not found` : `\`${bwrap}\` did not start (${code})`;
@@ -69,6 +79,11 @@ const bubblewrapProblem = (): string | null => {
   const bwrap = bubblewrapPath();
   const known = probes.get(bwrap);
   if (known !== undefined) return known;
+  const missing = seccompProblem() ?? (sandboxOwner() !== null ? launcherProblem() : null);
+  if (missing !== null) {
+    probes.set(bwrap, missing);
+    return missing;
+  }
   let problem = sandboxProblem(bwrap, true);
   if (problem !== null && sandboxProblem(bwrap, false) === null) {
     // An older bubblewrap without --disable-userns: still a boundary, one hardening less.
@@ -93,7 +108,8 @@ const unavailable = (problem: string, source: string): CrosscheckError =>
   new CrosscheckError(
     'ISOLATION_UNAVAILABLE',
     `Isolation 'os' was required (${source}) but bubblewrap cannot confine candidates here: ${problem}. ` +
-      'Install it (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`) and allow user ' +
+      'Install it and the libseccomp binding that builds its system call filter (Debian/Ubuntu: ' +
+      '`apt-get install bubblewrap python3-seccomp`; Fedora: `dnf install bubblewrap python3-libseccomp`) and allow user ' +
       "namespaces, or run with isolation 'process': candidates then run as plain child processes with a " +
       'scrubbed environment and in-process guards only, which is defence in depth, not an OS boundary.',
     { where: source },

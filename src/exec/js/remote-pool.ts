@@ -1,13 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { SourceCandidate } from '../../candidates/index.ts';
 import { CrosscheckError } from '../../errors/index.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
-import { confine } from '../isolation/index.ts';
+import {
+  type ConfinedCommand,
+  confine,
+  createWorkspace,
+  releaseConfined,
+  removeWorkspace,
+  removeWorkspaceNow,
+} from '../isolation/index.ts';
 import { BUDGET_SPENT, type Outcome } from '../outcome.ts';
 import {
   type CandidateSpec,
@@ -127,7 +133,8 @@ interface Job {
 
 interface Child {
   readonly process: ChildProcess;
-  readonly workdir: string;
+  /** Its host-only workspace folder, removed when it dies. */
+  readonly root: string;
   readonly inputs: Set<string>;
   /** Pieces of a line not yet ended, kept apart so that a long line is joined once, not per chunk. */
   pending: string[];
@@ -293,7 +300,8 @@ export class RemoteSandboxPool {
 
   #spawn(): Child {
     const command = this.#command();
-    const workdir = mkdtempSync(join(tmpdir(), 'crosscheck-jshost-'));
+    const workspace = createWorkspace('crosscheck-jshost-', this.isolation);
+    const workdir = workspace.workdir;
     // Only what Node needs: no API keys, tokens, NODE_OPTIONS or user configuration.
     const env: Record<string, string> = {
       PATH: '/usr/local/bin:/usr/bin:/bin',
@@ -301,26 +309,37 @@ export class RemoteSandboxPool {
       TMPDIR: workdir,
       LANG: 'C.UTF-8',
     };
-    const confined = confine(
-      {
-        file: process.execPath,
-        // V8 flags are per process: no eval or new Function in the child or any of its workers,
-        // so code that leaves a context finds no way to compile a string into a function.
-        args: ['--disallow-code-generation-from-strings', ...command.args],
-        env,
-        workdir,
-        readOnly: command.readOnly,
-      },
-      this.isolation,
-    );
-    const proc = spawn(confined.file, [...confined.args], {
-      cwd: workdir,
-      env: confined.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    let confined: ConfinedCommand;
+    try {
+      confined = confine(
+        {
+          file: process.execPath,
+          // V8 flags are per process: no eval or new Function in the child or any of its workers,
+          // so code that leaves a context finds no way to compile a string into a function.
+          args: ['--disallow-code-generation-from-strings', ...command.args],
+          env,
+          workdir,
+          readOnly: command.readOnly,
+        },
+        this.isolation,
+      );
+    } catch (error) {
+      removeWorkspaceNow(workspace.root);
+      throw error;
+    }
+    let proc: ChildProcess;
+    try {
+      proc = spawn(confined.file, [...confined.args], {
+        cwd: workspace.spawnCwd,
+        env: confined.env,
+        stdio: ['pipe', 'pipe', 'pipe', ...confined.fds],
+      });
+    } finally {
+      releaseConfined(confined);
+    }
     const child: Child = {
       process: proc,
-      workdir,
+      root: workspace.root,
       inputs: new Set(),
       pending: [],
       pendingLength: 0,
@@ -556,7 +575,7 @@ export class RemoteSandboxPool {
     child.dead = true;
     if (this.#child === child) this.#child = null;
     child.process.stdout?.removeAllListeners('data');
-    rmSync(child.workdir, { recursive: true, force: true });
+    removeWorkspace(child.root);
     const jobs = [...this.#inFlight.values()];
     this.#inFlight.clear();
     for (const job of jobs) {

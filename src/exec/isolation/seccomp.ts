@@ -1,0 +1,167 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The seccomp filter every sandboxed process runs under: system calls a candidate never needs
+ * fail with EPERM (or ENOSYS where a fallback exists), everything else is allowed.
+ *
+ * The BPF program is compiled by libseccomp's own Python binding (Debian/Ubuntu
+ * `python3-seccomp`, Fedora `python3-libseccomp`): libseccomp is the library bubblewrap, Flatpak
+ * and container runtimes build their filters with, and it gets the details right that a
+ * hand-written BPF program gets wrong (the architecture check, x32 system call numbers on
+ * x86_64, the 32-bit entry points). It runs once per host process; the program is cached.
+ */
+
+// Denied with EPERM: kernel state (modules, kexec, reboot, swap, clock, quotas, accounting),
+// other processes' memory (ptrace, process_vm_*, kcmp, pidfd_getfd), new namespaces and mounts,
+// the kernel keyring, BPF and perf (kernel attack surface), userfaultfd (exploit timing), and
+// handle-based opens that step around the mount view.
+const DENIED = [
+  'ptrace',
+  'process_vm_readv',
+  'process_vm_writev',
+  'kcmp',
+  'pidfd_getfd',
+  'mount',
+  'umount2',
+  'pivot_root',
+  'chroot',
+  'open_tree',
+  'move_mount',
+  'fsopen',
+  'fsconfig',
+  'fsmount',
+  'fspick',
+  'mount_setattr',
+  'unshare',
+  'setns',
+  'keyctl',
+  'add_key',
+  'request_key',
+  'bpf',
+  'perf_event_open',
+  'userfaultfd',
+  'fanotify_init',
+  'kexec_load',
+  'kexec_file_load',
+  'reboot',
+  'init_module',
+  'finit_module',
+  'delete_module',
+  'swapon',
+  'swapoff',
+  'acct',
+  'quotactl',
+  'quotactl_fd',
+  'syslog',
+  'lookup_dcookie',
+  'open_by_handle_at',
+  'name_to_handle_at',
+  'iopl',
+  'ioperm',
+  'modify_ldt',
+  'uselib',
+  'vhangup',
+  'nfsservctl',
+  'settimeofday',
+  'clock_settime',
+  'clock_adjtime',
+  'adjtimex',
+  'move_pages',
+  'migrate_pages',
+];
+
+// Denied with ENOSYS, which libc and libuv read as "not here" and fall back from: clone3 (its
+// flags sit behind a pointer a filter cannot read; glibc then uses clone, whose flags it can) and
+// io_uring (its operations never pass through the filter).
+const ABSENT = ['clone3', 'io_uring_setup', 'io_uring_enter', 'io_uring_register'];
+
+// ioctl requests that act on a terminal the candidate does not own: TIOCSTI pushes keystrokes
+// into it, TIOCLINUX does the same on a virtual console.
+const IOCTLS = [0x5412, 0x541c];
+
+// clone flags that create namespaces (NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET,
+// NEWTIME): threads and plain forks pass, a new namespace does not.
+const CLONE_NS = [
+  0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080,
+];
+
+const PROGRAM = `
+import errno, sys, seccomp
+f = seccomp.SyscallFilter(seccomp.ALLOW)
+def rule(action, name, *args):
+    try:
+        f.add_rule(action, name, *args)
+    except (RuntimeError, ValueError, OSError):
+        # A call this kernel's headers do not know cannot be made either.
+        pass
+for name in ${JSON.stringify(DENIED)}:
+    rule(seccomp.ERRNO(errno.EPERM), name)
+for name in ${JSON.stringify(ABSENT)}:
+    rule(seccomp.ERRNO(errno.ENOSYS), name)
+for request in ${JSON.stringify(IOCTLS)}:
+    rule(seccomp.ERRNO(errno.EPERM), "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xffffffff, request))
+for flag in ${JSON.stringify(CLONE_NS)}:
+    rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+f.export_bpf(sys.stdout)
+`;
+
+/** Environment variable naming the Python that compiles the filter (default: the system's). */
+export const SECCOMP_PYTHON_ENV = 'CROSSCHECK_SECCOMP_PYTHON';
+
+// The binding is a distribution package, so it belongs to the distribution's Python, not to
+// whatever python3 (pyenv, a virtualenv) comes first on PATH.
+const pythons = (): string[] => {
+  const chosen = process.env[SECCOMP_PYTHON_ENV];
+  if (chosen) return [chosen];
+  return ['/usr/bin/python3', 'python3'].filter((p) => !p.startsWith('/') || existsSync(p));
+};
+
+let compiled: { file: string } | { problem: string } | null = null;
+
+const compile = (): { file: string } | { problem: string } => {
+  let last = 'no python3 was found';
+  for (const python of pythons()) {
+    // -I: no user site-packages and no PYTHON* variables steer what gets imported.
+    const result = spawnSync(python, ['-I', '-c', PROGRAM], {
+      env: { PATH: '/usr/bin:/bin' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 20_000,
+      maxBuffer: 1024 * 1024,
+    });
+    const bpf = result.stdout;
+    // A seccomp program is whole 8-byte instructions; an empty or torn one is no filter.
+    if (result.status === 0 && bpf && bpf.length >= 8 && bpf.length % 8 === 0) {
+      // Host-only (0700) and written once: each sandbox start opens it for bubblewrap to read.
+      const dir = mkdtempSync(join(tmpdir(), 'crosscheck-seccomp-'));
+      const file = join(dir, 'filter.bpf');
+      writeFileSync(file, bpf, { mode: 0o400 });
+      return { file };
+    }
+    const stderr = String(result.stderr ?? '').trim();
+    last = result.error
+      ? `\`${python}\` did not start (${(result.error as NodeJS.ErrnoException).code})`
+      : /No module named .?seccomp/.test(stderr)
+        ? `\`${python}\` has no libseccomp binding`
+        : `\`${python}\` could not compile it (${stderr.split('\n').pop()?.slice(0, 160) ?? `exit ${result.status}`})`;
+  }
+  return { problem: `the seccomp filter could not be built: ${last}` };
+};
+
+/**
+ * Null when the filter is available, else why not (the isolation probe refuses `'os'` with it).
+ * @internal
+ */
+export const seccompProblem = (): string | null => {
+  compiled ??= compile();
+  return 'problem' in compiled ? compiled.problem : null;
+};
+
+/** A fresh descriptor of the compiled filter, for bubblewrap's `--seccomp`. @internal */
+export const openSeccompFilter = (): number => {
+  compiled ??= compile();
+  if ('problem' in compiled) throw new Error(compiled.problem);
+  return openSync(compiled.file, 'r');
+};

@@ -41,7 +41,6 @@ export const OS_BOUNDARY_FILES = [
   'test/exec/isolation-boundary.test.ts',
   'test/exec/isolation.test.ts',
   'test/exec/os-boundary.test.ts',
-  'test/exec/python-guard.test.ts',
 ] as const;
 
 /** Every test file of the repository (fixtures are projects that tests run, not tests). */

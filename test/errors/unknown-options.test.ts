@@ -301,6 +301,11 @@ const CASES: Record<string, Case> = {
     key: 'metrc',
     nearest: 'metric',
   },
+  configureSuite: {
+    call: () => matcherEntry.configureSuite({ delta: 0.05, check: 10 } as never),
+    key: 'check',
+    nearest: 'checks',
+  },
   neutralizeControls: {
     call: () => root.neutralizeControls('x', { newline: true } as never),
     key: 'newline',

@@ -230,6 +230,16 @@ const flow = (
   for (const [i, part] of parts.entries()) {
     const sep = i === 0 ? first : ` ${GLYPHS.bullet} `;
     const length = visibleLength(part);
+    if (4 + length > width) {
+      // A figure longer than a whole line starts its own lines and wraps between its words.
+      const chunks = wordChunks(part, width - 4);
+      lines.push(line);
+      for (const chunk of chunks.slice(0, -1)) lines.push(`    ${chunk}`);
+      const last = chunks[chunks.length - 1] ?? '';
+      line = `    ${last}`;
+      visible = 4 + visibleLength(last);
+      continue;
+    }
     if (visible + sep.length + length > width) {
       lines.push(line);
       line = `    ${part}`;

@@ -55,17 +55,25 @@ describe('terminal summary width', () => {
               m 2 · n 59 · Î ± ε — · error — · PAC coherent
               classes — · time 3ms
 
-        Suite  mean Î 0.150 · mean error lower bound 0.050
+        Suite  mean Î 0.150 over 1 task point
+          mean error lower bound 0.050 over 2 checks
           isolation os (bubblewrap sandbox)
+          2 statistical claims at confidence 0.950 each; at least
+          one may be false with probability up to 0.100 (union
+          bound, Σδ). For a suite-wide δ, set configureSuite({
+          delta, checks }) once: each check then runs at δ /
+          checks
         With references (2 tasks)  mean error 0.100
           detection rate 100% · false positives 0
           undetected mean error 0.000
-          Spearman(error, Î) 1.00 (very strong)
+          Spearman(error, Î) 1.00 (n = 2, too few points to judge:
+          fewer than 5)
 
         Models (rank 1 = best)
         model   coherent  rank  correct   rank  mean Î  mean error
         gpt-4o  0/1 (0%)     1  0/1 (0%)     1   0.150       0.100
-        Spearman(coherent share, correct share)  — (undefined)
+        Spearman(coherent share, correct share)
+          — (undefined, n = 1)
       "
     `);
   });
@@ -82,14 +90,19 @@ describe('terminal summary width', () => {
         ✗  ⚑  words  gpt-4o  toHaveIncoherenceBelow  9a8b7c6d  3  100  0.300 ± 0.100  0.200 ± 0.100
         ✓     words  gpt-4o  toBeCoherentAcross      1f2e3d4c  2   59  —              —
 
-        Suite  mean Î 0.150 · mean error lower bound 0.050 · isolation os (bubblewrap sandbox)
+        Suite  mean Î 0.150 over 1 task point · mean error lower bound 0.050 over 2 checks
+          isolation os (bubblewrap sandbox)
+          2 statistical claims at confidence 0.950 each; at least one may be false with probability up to
+          0.100 (union bound, Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each
+          check then runs at δ / checks
         With references (2 tasks)  mean error 0.100 · detection rate 100% · false positives 0
-          undetected mean error 0.000 · Spearman(error, Î) 1.00 (very strong)
+          undetected mean error 0.000
+          Spearman(error, Î) 1.00 (n = 2, too few points to judge: fewer than 5)
 
         Models (rank 1 = best)
         model   coherent  rank  correct   rank  mean Î  mean error
         gpt-4o  0/1 (0%)     1  0/1 (0%)     1   0.150       0.100
-        Spearman(coherent share, correct share)  — (undefined)
+        Spearman(coherent share, correct share)  — (undefined, n = 1)
       "
     `);
   });
@@ -106,13 +119,15 @@ describe('terminal summary width', () => {
         ✗  ⚑  words  gpt-4o  toHaveIncoherenceBelow  9a8b7c6d  3  100  0.300 ± 0.100  0.200 ± 0.100  —         2+2      12ms
         ✓     words  gpt-4o  toBeCoherentAcross      1f2e3d4c  2   59  —              —              coherent  —        3ms
 
-        Suite  mean Î 0.150 · mean error lower bound 0.050 · isolation os (bubblewrap sandbox)
-        With references (2 tasks)  mean error 0.100 · detection rate 100% · false positives 0 · undetected mean error 0.000 · Spearman(error, Î) 1.00 (very strong)
+        Suite  mean Î 0.150 over 1 task point · mean error lower bound 0.050 over 2 checks · isolation os (bubblewrap sandbox)
+          2 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.100 (union bound, Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check
+          then runs at δ / checks
+        With references (2 tasks)  mean error 0.100 · detection rate 100% · false positives 0 · undetected mean error 0.000 · Spearman(error, Î) 1.00 (n = 2, too few points to judge: fewer than 5)
 
         Models (rank 1 = best)
         model   coherent  rank  correct   rank  mean Î  mean error
         gpt-4o  0/1 (0%)     1  0/1 (0%)     1   0.150       0.100
-        Spearman(coherent share, correct share)  — (undefined)
+        Spearman(coherent share, correct share)  — (undefined, n = 1)
       "
     `);
   });

@@ -197,16 +197,24 @@ export const executorFor = (task: Task, candidate: Candidate, o: ResolvedReviewO
     timeoutMs: task.timeoutMs,
   });
   const twin = coverageTwin(candidate);
+  // A twin that reports no lines (the Python sandbox refuses tracing to candidate code) leaves
+  // exact duplicates as the only dedup, and the review then says so.
+  let linesLost = false;
   return {
-    dedup: twin ? 'lines' : 'input-key',
+    get dedup() {
+      return twin && !linesLost ? 'lines' : 'input-key';
+    },
     async exec(inputs) {
       if (inputs.length === 0) return [];
       const rows = twin ? [candidate, twin] : [candidate];
       const matrix = await run(bare, rows, inputs, { ...o.run, signal: o.signal });
-      return inputs.map((_, j) => ({
+      const out = inputs.map((_, j) => ({
         outcome: matrix.outcomes[0]?.[j] as Outcome,
         lines: twin ? twinLines(matrix.outcomes[1]?.[j]) : null,
       }));
+      if (twin && out.some((r) => r.lines === null && r.outcome.kind === 'value')) linesLost = true;
+      // One dedup rule per review: without lines for every input, none are used.
+      return linesLost ? out.map((r) => ({ ...r, lines: null })) : out;
     },
   };
 };

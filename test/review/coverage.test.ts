@@ -35,7 +35,35 @@ describe('coverage dedup', () => {
   });
   afterAll(() => closeSandboxPools());
 
-  for (const language of ['javascript', 'python'] as const) {
+  // Python's sandbox refuses tracing to candidate code (a trace function would run on the
+  // harness's own frames), so a Python twin reports no lines and review falls back to exact
+  // duplicates, saying so.
+  it('should fall back to exact-duplicate dedup for Python, whose sandbox refuses tracing, and say so', async () => {
+    server = await startScriptedLlmServer({
+      rules: generatorRules(
+        ['mixed signs', 'positives only', 'mixed again'],
+        {
+          S1: { inputs: block(['(-1,)', '(-5,)', '(0,)', '(3,)', '(4,)', '(-2,)'], 'python') },
+          S2: { inputs: block(['(1,)', '(2,)', '(3,)', '(5,)', '(6,)', '(7,)'], 'python') },
+          S3: { inputs: block(['(0,)', '(-7,)', '(-8,)', '(9,)', '(10,)', '(11,)'], 'python') },
+        },
+        () => CORRECT(),
+      ),
+    });
+    const [candidate] = candidates.fromSources([sources.python], { language: 'python', entry: 'classify' });
+    const r = await review(task, candidate!, { llm: client(server.url, cache.dir) });
+    expect(r.dedup).toBe('input-key');
+    // The first three inputs of each scenario not judged before (3 and 0 ran in S1).
+    expect(r.scenarios.map((s) => s.inputs.map((i) => i.input))).toEqual([
+      ['(-1,)', '(-5,)', '(0,)'],
+      ['(1,)', '(2,)', '(5,)'],
+      ['(-7,)', '(-8,)', '(9,)'],
+    ]);
+    expect(r.scenarios.flatMap((s) => s.inputs.map((i) => i.lines))).toEqual(Array(9).fill(null));
+  });
+
+  // JavaScript twins count lines through instrumentation, so line dedup holds there.
+  for (const language of ['javascript'] as ('javascript' | 'python')[]) {
     it(`should keep at most 3 inputs per scenario, never two with one line set (${language})`, async () => {
       // Arrange: six inputs per scenario over three branches; S3 repeats an input of S1.
       const fence = language === 'python' ? 'python' : 'json';

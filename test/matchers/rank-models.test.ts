@@ -83,7 +83,7 @@ describe('toRankModels', () => {
       /computed at confidence 0.95, not 0.9/,
     );
     expect(() => expect(far).toRankModels(['good', 'bad'], { confidance: 0.9 } as never)).toThrow(
-      /is not an option/,
+      /unknown option `confidance`.*did you mean `confidence`/,
     );
     expect(() => expect({ some: 'thing' }).toRankModels(['good', 'bad'])).toThrow(
       /must be a crosscheck report/,

@@ -83,7 +83,7 @@ describe('rankModels', () => {
       ['x', undefined, /expected a list/],
       [ok, { confidence: 1 }, /confidence.*strictly between 0 and 1/],
       [ok, { resamples: 10 }, /resamples/],
-      [ok, { confidance: 0.9 }, /confidance.*is not an option/],
+      [ok, { confidance: 0.9 }, /unknown option `confidance`.*did you mean `confidence`/],
       [ok, { seed: 1.5 }, /seed/],
     ];
     for (const [observations, options, message] of cases) {

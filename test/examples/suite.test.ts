@@ -57,15 +57,18 @@ describe('the example suite', () => {
         ✓     wordCount  model-b  .not.toAgreeWithReference    1  300  —              0.667 ± 0.081  —           1
         ✓     wordCount  model-b  toHaveIncoherenceBelow       3  300  0.000 ± 0.047  0.667 ± 0.081  —           3
 
-        Suite  mean Î 0.148 · mean error lower bound 0.058 · isolation os (bubblewrap sandbox)
+        Suite  mean Î 0.148 over 5 task points · mean error lower bound 0.058 over 5 checks
+          isolation os (bubblewrap sandbox)
+          6 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.300 (union bound,
+          Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks
         With references (4 task × model pairs)  mean error 0.236 · detection rate 50% · false positives 0
-          undetected mean error 0.222 · Spearman(error, Î) 0.27 (weak)
+          undetected mean error 0.222 · Spearman(error, Î) 0.27 (n = 4, too few points to judge: fewer than 5)
 
         Models (rank 1 = best)
         model    coherent    rank  correct     rank  mean Î  mean error
         model-a  3/3 (100%)     1  2/2 (100%)     1   0.000       0.000
         model-b  1/3 (33%)      2  0/2 (0%)       2   0.246       0.472
-        Spearman(coherent share, correct share)  1.00 (very strong)"
+        Spearman(coherent share, correct share)  1.00 (n = 2, too few points to judge: fewer than 5)"
     `);
   });
 

@@ -39,17 +39,8 @@ const REGIMES: readonly Regime[] = [
   { name: 'tied models', mu: [0.3, 0.3, 0.3, 0.3], tasks: 60, m: 5, n: 40 },
 ];
 
-/** A seeded generator (mulberry32), so the figures are the same on every run. */
-const generator = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+/** A seeded generator, so the figures are the same on every run. */
+const generator = (seed: number): (() => number) => stats.mulberry32(seed);
 
 /** Gamma(shape, 1) by Marsaglia–Tsang (shape ≥ 1; boosted below 1). */
 const gamma = (shape: number, random: () => number): number => {

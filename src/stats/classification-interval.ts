@@ -4,6 +4,7 @@
  * where a handful of programs would make any figure, and any ranking of reviewers, noise.
  */
 import { type Confusion, mcc, p4 } from './classification.ts';
+import { mulberry32 } from './mulberry32.ts';
 
 /** A program with known truth and the labels its reruns gave it (`true`: "correct"). @public */
 export interface LabelledProgram {
@@ -32,17 +33,7 @@ export const CLASSIFICATION_INTERVAL_MINIMUM = Object.freeze({ programs: 20, per
 
 const figure = (metric: 'mcc' | 'p4', c: Confusion): number => (metric === 'mcc' ? mcc(c) : p4(c)) ?? 0;
 
-// mulberry32: the stats folder imports nothing, and a bootstrap needs only a seeded uniform.
-const uniform = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+const uniform = (seed: number): (() => number) => mulberry32(seed);
 
 /**
  * MCC or P4 of a reviewer on labelled programs, pooled over reruns, with a percentile bootstrap

@@ -37,6 +37,8 @@ export {
   hoeffdingSamples,
   type Interval,
 } from './hoeffding.ts';
+/** Internal: the seeded generator behind every random choice of the statistics and measures. @internal */
+export { mulberry32 } from './mulberry32.ts';
 export { pacDetectionSamples } from './pac.ts';
 export {
   type EstimateInterval,

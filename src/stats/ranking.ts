@@ -8,6 +8,7 @@ import {
   readProbability,
   readSeed,
 } from '../errors/index.ts';
+import { mulberry32 } from './mulberry32.ts';
 import { clopperPearson, normalCdf, tQuantile } from './small-sample.ts';
 import { averageRanks } from './spearman.ts';
 
@@ -136,17 +137,8 @@ const OPTION_KEYS = knownKeys<RankingOptions>({
 /** Above this the resampling would hold the host for minutes: refuse rather than hang. */
 const MAX_WORK = 2e9;
 
-/** mulberry32: a small, fast, seeded generator; the same seed gives the same intervals everywhere. */
-const generator = (seed: number): (() => number) => {
-  let a = (seed ^ 0x9e3779b9) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+/** Seeded: the same seed gives the same intervals everywhere. */
+const generator = (seed: number): (() => number) => mulberry32(seed ^ 0x9e3779b9);
 
 /** One figure's per-candidate values, flattened: cell c = model·T + task holds values[start[c]..start[c+1]). */
 interface Flat {

@@ -1,4 +1,5 @@
 import { CrosscheckError, describeValue } from '../errors/index.ts';
+import { mulberry32 } from './mulberry32.ts';
 
 /** Ranks starting at 1; tied values share the mean of the ranks they span. @public */
 export const averageRanks = (xs: readonly number[]): number[] => {
@@ -55,17 +56,8 @@ const EXACT_ITEMS = 8;
 /** Random permutations drawn above {@link EXACT_ITEMS}: the p-value's Monte Carlo error is below 0.004. */
 const RANDOM_PERMUTATIONS = 20_000;
 
-/** mulberry32: a small seeded generator, so the same scores always give the same p-value. */
-const seeded = (seed: number): (() => number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
+/** Seeded, so the same scores always give the same p-value. */
+const seeded = (seed: number): (() => number) => mulberry32(seed);
 
 /** Calls `visit` with every permutation of `a` (Heap's algorithm, in place). */
 const permutations = (a: number[], visit: (p: readonly number[]) => void): void => {

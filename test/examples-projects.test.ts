@@ -121,7 +121,9 @@ describe('guide: property tests of LLM pipelines (examples/property-pipeline)', 
     expect(run.all).toContain('Counterexample: [["   ",3]]');
     expect(run.all).toContain('Shrunk 3 time(s)');
     expect(run.all).toContain('demo-coder#0, demo-coder#1, demo-coder#3 → "   "');
-    expect(run.all).toMatch(/✗ {2}truncate +demo-coder +coherenceProperty +8 of 100 +falsified \(3 shrinks\) +42 +7:2:3:4/);
+    expect(run.all).toMatch(
+      /✗ {2}truncate +demo-coder +coherenceProperty +8 of 100 +falsified \(3 shrinks\) +42 +7:2:3:4/,
+    );
     expect(run.all).toMatch(/✓ {2}truncate +demo-coder +100 +held/);
   });
 

@@ -32,11 +32,17 @@ describe('the benchmark ranking', () => {
   // ranking of three can pass at the default alpha of 0.05. These checks state the alpha they
   // can support; with four or more models, leave the default.
   it('ranks the models alike under seeds 1 and 2 (mean incoherence)', () => {
-    expect(perModel(seed1, 'incoherence')).toRankLike(perModel(seed2, 'incoherence'), { minSpearman: 0.9, alpha: 0.2 });
+    expect(perModel(seed1, 'incoherence')).toRankLike(perModel(seed2, 'incoherence'), {
+      minSpearman: 0.9,
+      alpha: 0.2,
+    });
   });
 
   it('ranks the models by incoherence as by error against the references', () => {
-    expect(perModel(seed1, 'incoherence')).toRankLike(perModel(seed1, 'error'), { minSpearman: 0.9, alpha: 0.2 });
+    expect(perModel(seed1, 'incoherence')).toRankLike(perModel(seed1, 'error'), {
+      minSpearman: 0.9,
+      alpha: 0.2,
+    });
   });
 
   // SHOW_FAILURES=1: a published leaderboard that the benchmark contradicts, as a failure shows it.

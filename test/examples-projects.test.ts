@@ -124,7 +124,7 @@ describe('guide: property tests of LLM pipelines (examples/property-pipeline)', 
     expect(run.all).toMatch(
       /✗ {2}truncate +demo-coder +coherenceProperty +8 of 100 +falsified \(3 shrinks\) +42 +7:2:3:4/,
     );
-    expect(run.all).toMatch(/✓ {2}truncate +demo-coder +100 +held/);
+    expect(run.all).toMatch(/✓ {2}truncate +demo-coder +coherenceProperty +100 +held/);
   });
 
   it('should show the failing test.prop the guide prints', () => {

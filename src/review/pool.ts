@@ -2,10 +2,10 @@ import type { Candidate } from '../candidates/index.ts';
 import { type Outcome, run } from '../exec/index.ts';
 import type { Args } from '../inputs/index.ts';
 import { type Measurement, type MeasureOptions, measure } from '../measure/index.ts';
-import { defineTask, type Task } from '../task/index.ts';
+import type { Task } from '../task/index.ts';
 import { tallyCalls } from './ledger.ts';
 import type { ResolvedReviewOptions } from './options.ts';
-import { type ExtraScenario, reviewTraced, showOutcome, syntaxOf } from './review.ts';
+import { bareTask, type ExtraScenario, reviewTraced, showOutcome, syntaxOf } from './review.ts';
 import type { Review, ReviewLlmRecord } from './types.ts';
 
 /** One equivalence class of a pool and its review. @public */
@@ -62,15 +62,7 @@ export const reviewPoolWith = async (
     run: o.run,
     signal: o.signal,
   } as MeasureOptions);
-  const bare = defineTask({
-    name: task.name,
-    entry: task.entry,
-    signature: task.signature,
-    description: task.description,
-    equality: task.equality,
-    invalidInput: task.invalidInput,
-    timeoutMs: task.timeoutMs,
-  });
+  const bare = bareTask(task);
   const extra = disagreements ? await disagreementScenario(bare, pool, measurement, o) : null;
   const classes: ReviewedClass[] = [];
   for (const cls of measurement.classes) {

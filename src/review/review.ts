@@ -121,6 +121,21 @@ export const showOutcome = (o: Outcome, syntax: 'python' | 'json'): string => {
   }
 };
 
+/**
+ * The task as review runs it: no reference run and no task inputs; the rest (limits, equality,
+ * invalid-input classes) applies unchanged. @internal
+ */
+export const bareTask = (task: Task): Task =>
+  defineTask({
+    name: task.name,
+    entry: task.entry,
+    signature: task.signature,
+    description: task.description,
+    equality: task.equality,
+    invalidInput: task.invalidInput,
+    timeoutMs: task.timeoutMs,
+  });
+
 /** One kept input: what the judge will see about it. */
 interface Kept {
   readonly args: Args;
@@ -145,14 +160,7 @@ const confirmerFor = (
   where: string,
 ): Confirmer => {
   if (o.confirmInputsWith === null) return null;
-  const bare = defineTask({
-    name: task.name,
-    entry: task.entry,
-    signature: task.signature,
-    equality: task.equality,
-    invalidInput: task.invalidInput,
-    timeoutMs: task.timeoutMs,
-  });
+  const bare = bareTask(task);
   if (o.confirmInputsWith === 'reference') {
     const reference = task.reference;
     if (!reference)
@@ -185,17 +193,7 @@ export interface Executor {
 
 /** Runs inputs on the candidate (outputs) and its coverage twin (line sets) through the runners. */
 export const executorFor = (task: Task, candidate: Candidate, o: ResolvedReviewOptions): Executor => {
-  // Review needs no reference run and no task inputs; the rest of the task (limits, equality,
-  // invalid-input classes) applies unchanged.
-  const bare = defineTask({
-    name: task.name,
-    entry: task.entry,
-    signature: task.signature,
-    description: task.description,
-    equality: task.equality,
-    invalidInput: task.invalidInput,
-    timeoutMs: task.timeoutMs,
-  });
+  const bare = bareTask(task);
   const twin = coverageTwin(candidate);
   // A twin that reports no lines (the Python sandbox refuses tracing to candidate code) leaves
   // exact duplicates as the only dedup, and the review then says so.

@@ -1,5 +1,7 @@
 /**
- * Candidates: the programs under test, from trusted functions, LLM source replies or commands.
+ * Candidates: the programs under test. Trusted functions, source text as a model replied it
+ * (Markdown fences and TypeScript included) and external commands become one `Candidate` shape,
+ * labelled and tagged, that the runners of `exec` know how to run.
  * @packageDocumentation
  */
 import { createHash } from 'node:crypto';

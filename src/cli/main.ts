@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-/** The `crosscheck` command. */
+/**
+ * The `crosscheck` command: `bench`, `sample`, `report` and `llm-cache` over the engine. This
+ * folder is the only place that speaks in `--flags`; it turns them into the engine's options.
+ * @packageDocumentation
+ */
 import { isCrosscheckError, nearestKey } from '../errors/index.ts';
 import { crosscheckVersion } from '../report/index.ts';
 import { neutralizeControls } from '../values/index.ts';

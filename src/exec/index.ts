@@ -1,5 +1,7 @@
 /**
- * Execution: runs candidates on inputs and collects the outcome matrix.
+ * Execution: runs candidates on inputs and collects the outcome matrix, one outcome per call.
+ * It picks a runner per candidate (in-process for trusted functions, the JS sandbox, Python
+ * workers, commands), puts untrusted ones behind the OS boundary, and bounds time and output.
  * @packageDocumentation
  */
 export type { CandidateRunStats, ExecLimits } from './backend.ts';

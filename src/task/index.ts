@@ -1,5 +1,7 @@
 /**
- * Tasks: what the candidates are supposed to compute.
+ * Tasks: what the candidates are supposed to compute. A task names the function, how to call
+ * it (entry point, signature, inputs), how to compare results (equality mode) and, optionally,
+ * a trusted reference; every check takes one.
  * @packageDocumentation
  */
 import { type Candidate, fromFunctions, isCandidate } from '../candidates/index.ts';

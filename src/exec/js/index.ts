@@ -1,3 +1,9 @@
+/**
+ * JavaScript and TypeScript candidates: a pool of worker threads, each candidate in its own `vm`
+ * context, inside a sandbox host process that the OS boundary confines. A watchdog finds the call
+ * that hangs, marks it `timeout`, replaces the worker and resumes.
+ * @packageDocumentation
+ */
 import type { SourceCandidate } from '../../candidates/index.ts';
 import type { Backend } from '../backend.ts';
 import { JsSandboxPool } from './pool.ts';

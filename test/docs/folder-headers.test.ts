@@ -45,7 +45,7 @@ const entryOf = (folder: string): string => OTHER_ENTRIES[folder] ?? `${folder}/
  * What is wrong with a file's opening comment, or null. The prose is the block's text without
  * `@` tags, code samples and blank lines.
  */
-export const headerProblem = (text: string): string | null => {
+const headerProblem = (text: string): string | null => {
   const body = text.replace(/^#!.*\n/, '');
   const block = /^\/\*\*([\s\S]*?)\*\//.exec(body);
   if (!block) return 'does not open with a /** … */ comment';

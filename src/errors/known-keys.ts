@@ -62,6 +62,22 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   [Object.prototype, null].includes(Object.getPrototypeOf(value));
 
 /**
+ * The nested key (`sampling.temperature`) whose last name is nearest to `key`, for a key given
+ * one level too high (`createLlm({ temperature })`); only when no key of its own level is near.
+ */
+const nearestDeeper = (key: string, deeper: readonly string[]): string | undefined => {
+  const leaf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
+  const near = nearestKey(key, deeper.map(leaf));
+  return near === undefined ? undefined : deeper.find((path) => leaf(path) === near);
+};
+
+/** The keys one level inside each nested options object of `known`: `sampling.temperature`. */
+const nestedKeys = (known: OptionKeys): string[] =>
+  Object.entries(known).flatMap(([name, rule]) =>
+    rule === true ? [] : Object.keys(rule).map((k) => `${name}.${k}`),
+  );
+
+/**
  * The error for one unknown key: `where: unknown option \`epsilion\`; did you mean \`epsilon\`?
  * The options are …`. It carries its problem (`problemOf`) like every option error. @internal
  */
@@ -71,10 +87,11 @@ export const unknownKeyError = (
   key: string,
   got: unknown,
   known: readonly string[],
+  deeper: readonly string[] = [],
 ): CrosscheckError => {
   const show = at.show ?? ((k: string) => k);
   const noun = at.noun ?? 'option';
-  const near = nearestKey(key, known);
+  const near = nearestKey(key, known) ?? nearestDeeper(key, deeper);
   const field = show(path + key);
   const list = known.map((k) => `\`${show(path + k)}\``).join(', ');
   const owner = path ? ` of \`${show(path.slice(0, -1))}\`` : '';
@@ -99,7 +116,7 @@ export const checkKeys = (at: KeysAt, value: object, known: OptionKeys, path = '
   for (const key of Object.keys(value)) {
     const rule = Object.hasOwn(known, key) ? known[key] : undefined;
     const inner = (value as Record<string, unknown>)[key];
-    if (rule === undefined) throw unknownKeyError(at, path, key, inner, names);
+    if (rule === undefined) throw unknownKeyError(at, path, key, inner, names, nestedKeys(known));
     if (rule !== true && isPlainObject(inner)) checkKeys(at, inner, rule, `${path}${key}.`);
   }
 };

@@ -62,7 +62,8 @@ const CASES: Record<string, Case> = {
   createLlm: {
     call: () => createLlm({ model: 'm', temprature: 0.2 } as never),
     key: 'temprature',
-    nearest: null,
+    // A sampling field one level too high: the nearest known key is the nested one.
+    nearest: 'sampling.temperature',
   },
   'createLlm sampling.*': {
     call: () => createLlm({ model: 'm', sampling: { temprature: 0.2 } } as never),

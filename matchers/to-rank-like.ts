@@ -41,6 +41,27 @@ const fewestItems = (alpha: number): number => {
   return n;
 };
 
+/** ρ between n items ranked alike but for one swap of neighbours: 1 − 12 / (n³ − n). */
+const oneSwapRho = (n: number): number => 1 - 12 / (n ** 3 - n);
+
+/**
+ * Why `minSpearman` has no default, and a value to start from. How alike two rankings must be is
+ * the claim the test makes, and ρ moves in steps set by the number of items (3 items: 1, 0.5,
+ * −0.5, −1), so one default would be too strict for few items and too lax for many.
+ */
+const missingMinimum = (received: Scores): string => {
+  const n = Array.isArray(received) ? received.length : Object.keys(received).length;
+  const example =
+    n >= 3
+      ? ` With these ${n} items, one swap of two neighbours gives ρ = ${num(oneSwapRho(n))}: { minSpearman: ${num(Math.floor(oneSwapRho(n) * 100) / 100)} } allows it, { minSpearman: 1 } asks for the same order.`
+      : '';
+  return (
+    'Pass the smallest Spearman ρ (in [-1, 1]) at which the two rankings count as alike, e.g. ' +
+    '{ minSpearman: 0.8 }; there is no default, since how close rankings must be is your claim and ' +
+    `ρ moves in steps that depend on the number of items.${example}`
+  );
+};
+
 /**
  * `expect(scoresA).toRankLike(scoresB, { minSpearman, alpha })`: Spearman's ρ (ties averaged) of
  * the two rankings is at least `minSpearman`, and unrelated orders reach that ρ with probability
@@ -77,6 +98,16 @@ export function toRankLike(
     );
   }
   const minSpearman = options?.minSpearman;
+  if (minSpearman === undefined) {
+    misuse(
+      'INVALID_OPTION',
+      NAME,
+      '`minSpearman` is required',
+      minSpearman,
+      missingMinimum(received),
+      toRankLike,
+    );
+  }
   if (typeof minSpearman !== 'number' || !(minSpearman >= -1 && minSpearman <= 1)) {
     misuse(
       'INVALID_OPTION',

@@ -5,7 +5,7 @@ import { CrosscheckError, describeValue } from '../errors/index.ts';
 import type { Task } from '../task/index.ts';
 import { type CacheEntry, ENTRY_SCHEMA, ENTRY_VERSION, entryText } from './cache/entry.ts';
 import { modelDir } from './cache/layout.ts';
-import { findNearest, recordedModels, recordedSamples } from './cache/nearest.ts';
+import { findNearest, nearestRecordedModel, recordedModels, recordedSamples } from './cache/nearest.ts';
 import { type CacheStore, type EntryAddress, isTransient, requestFileText, storeFor } from './cache/store.ts';
 import { Limiter } from './limiter.ts';
 import { replayMiss } from './miss.ts';
@@ -355,9 +355,10 @@ class LlmClient implements Llm {
       near = `  nearest:   none of the ${nearest.scanned} recorded requests of ${of} has a readable request.json`;
     } else {
       const models = await recordedModels(join(this.#o.cacheDir, 'v1'));
+      const meant = await nearestRecordedModel(join(this.#o.cacheDir, 'v1'), this.#o.provider, this.#o.model);
       near =
         models.length > 0
-          ? `  nearest:   nothing is recorded for ${of}; recorded models by provider: ${models.join('; ')}. Is the model name spelt as when it was recorded?`
+          ? `  nearest:   nothing is recorded for ${of}; recorded models by provider: ${models.join('; ')}. ${meant ?? 'Is the model name spelt as when it was recorded?'}`
           : `  nearest:   nothing is recorded in ${this.#o.cacheDir} (is it the committed cache directory?)`;
     }
     const factLines = [

@@ -1,5 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { nearestKey } from '../../errors/index.ts';
+import { slug } from './layout.ts';
 
 const MAX_SCANNED = 2000;
 
@@ -95,24 +97,70 @@ export const findNearest = async (
   return { best: best && { key: best.key, differences: best.diffs.slice(0, 3) }, scanned };
 };
 
+/** A `/` in a provider or model name is stored as `__` (see `slug`). */
+const back = (name: string) => name.replace(/__/g, '/');
+
+/** One recorded model, as its provider's and its own directory names. */
+interface RecordedModel {
+  readonly provider: string;
+  readonly model: string;
+}
+
+/** Every model directory of a cache, sorted by provider, then model. */
+const recordedModelDirs = async (v1Root: string): Promise<RecordedModel[]> => {
+  const out: RecordedModel[] = [];
+  const providers = await fs.readdir(v1Root, { withFileTypes: true }).catch(() => []);
+  for (const p of providers.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!p.isDirectory()) continue;
+    const models = await fs.readdir(join(v1Root, p.name), { withFileTypes: true }).catch(() => []);
+    for (const m of models.filter((d) => d.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+      out.push({ provider: p.name, model: m.name });
+    }
+  }
+  return out;
+};
+
 /**
  * The models recorded in a cache directory, by provider (`localhost/v1: alpha, beta`), as their
  * directory names read back (a `/` in a name is stored as `__`); empty when there are none.
  */
 export const recordedModels = async (v1Root: string): Promise<string[]> => {
-  const out: string[] = [];
-  const back = (name: string) => name.replace(/__/g, '/');
-  const providers = await fs.readdir(v1Root, { withFileTypes: true }).catch(() => []);
-  for (const p of providers.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (!p.isDirectory()) continue;
-    const models = await fs.readdir(join(v1Root, p.name), { withFileTypes: true }).catch(() => []);
-    const names = models
-      .filter((m) => m.isDirectory())
-      .map((m) => back(m.name))
-      .sort();
-    if (names.length > 0) out.push(`${back(p.name)}: ${names.join(', ')}`);
+  const byProvider = new Map<string, string[]>();
+  for (const r of await recordedModelDirs(v1Root)) {
+    byProvider.set(r.provider, [...(byProvider.get(r.provider) ?? []), back(r.model)]);
   }
-  return out;
+  return [...byProvider].map(([provider, models]) => `${back(provider)}: ${models.sort().join(', ')}`);
+};
+
+/**
+ * The sentence that names the recorded model a missed request most likely meant, or null: the
+ * same model recorded at another provider (the base URL changed since recording), else the
+ * nearest name at the same provider (a misspelling), else the nearest name at any provider.
+ * "Nearest" is the rule of unknown option keys, so `alhpa` finds `alpha` and `gpt-4` does not
+ * find `gpt-4o-mini`.
+ */
+export const nearestRecordedModel = async (
+  v1Root: string,
+  provider: string,
+  model: string,
+): Promise<string | null> => {
+  const all = await recordedModelDirs(v1Root);
+  const wanted = slug(model);
+  const elsewhere = all.find((r) => r.model === wanted && r.provider !== slug(provider));
+  if (elsewhere) {
+    return `\`${back(elsewhere.model)}\` is recorded at ${back(elsewhere.provider)}, not at ${provider}: is the base URL the one it was recorded with?`;
+  }
+  const same = nearestKey(
+    wanted,
+    all.filter((r) => r.provider === slug(provider)).map((r) => r.model),
+  );
+  if (same !== undefined) return `Did you mean \`${back(same)}\`?`;
+  const any = nearestKey(
+    wanted,
+    all.map((r) => r.model),
+  );
+  const at = all.find((r) => r.model === any);
+  return any !== undefined && at ? `Did you mean \`${back(any)}\` (recorded at ${back(at.provider)})?` : null;
 };
 
 /** Sample indexes recorded for one request, as ranges: `0–2, 5`. */

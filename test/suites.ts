@@ -26,6 +26,8 @@ export const HEAVY_FILES = [
   // tsdown's build of dist/ and the type checks of every host entry.
   'test/build/dist.test.ts',
   'test/types/types.test.ts',
+  // The matchers typed from a tsconfig "types" entry (setup-file users), against a fresh build.
+  'test/types/setup-file-types.test.ts',
 ] as const;
 
 /**

@@ -10,7 +10,8 @@ import { installFixture, packTarball } from '../helpers/pack.ts';
  * Jest 30 as configured by default: its CommonJS runtime, no `--experimental-vm-modules`, the
  * packed tarball installed in a scratch project. A plain `.test.js` that `require`s crosscheck,
  * a `.test.ts` through ts-jest and one through babel-jest each load `crosscheck/jest` from
- * `setupFilesAfterEnv`, run sandboxed and trusted candidates, fail with the witness where they
+ * `setupFilesAfterEnv` (ts-jest's test file imports nothing of it: tsconfig.json's `types` entry
+ * types the matchers), run sandboxed and trusted candidates, fail with the witness where they
  * should, and leave their records in the reporter's JSON report.
  */
 
@@ -40,6 +41,8 @@ describe.each(['js', 'ts-jest', 'babel'])('a default-config Jest project (%s)', 
     const result = await runJest(kind);
     // Assert
     expect(result.all).not.toContain('Must use import to load ES Module');
+    // ts-jest type-checks: the matchers are typed from tsconfig "types", with no import.
+    expect(result.all).not.toMatch(/error TS\d+/);
     expect(result.all).toMatch(/Tests: +1 failed, 1 passed, 2 total/);
     expect(result.exitCode, result.all).toBe(1);
     expect(result.all).toContain('Witness:');

@@ -66,9 +66,13 @@ const INVERSE_KEYS = knownKeys<InverseOptions>({ name: true, equality: true, arg
 const EQUIVALENT_KEYS = knownKeys<EquivalentOptions>({ ...COMPARE, partnerTask: true });
 
 const options = <T extends object>(where: string, o: T | undefined, keys: OptionKeys): T => {
-  const given = (o ?? {}) as T;
-  if (typeof given === 'object' && given !== null) checkKeys({ where, code: 'INVALID_RELATION' }, given, keys);
-  return given;
+  if (o === undefined) return {} as T;
+  if (typeof o !== 'object' || o === null || Array.isArray(o))
+    throw new CrosscheckError('INVALID_RELATION', `${where}: options must be an object, got ${describeValue(o)}.`, {
+      where,
+    });
+  checkKeys({ where, code: 'INVALID_RELATION' }, o, keys);
+  return o;
 };
 
 /** Why a view cannot apply to an output (a reason for the failure), or the viewed output. */

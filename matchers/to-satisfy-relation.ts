@@ -109,10 +109,7 @@ export async function toSatisfyRelation(
           : check.verdict === 'held'
             ? 'no violation'
             : 'inconclusive: some candidate had no pair of values to relate',
-      details: [
-        ...candidateLines(check),
-        ...replayLines(check, this.isNot),
-      ],
+      details: [...candidateLines(check), ...replayLines(check, this.isNot)],
       witness: record.witness,
       hints: hints(check),
     });

@@ -1,10 +1,9 @@
 import type { Candidate } from '../src/candidates/index.ts';
 import type { Args } from '../src/contract/index.ts';
 import type { DetectOptions, MeasureOptions } from '../src/measure/index.ts';
+import type { Relation, RelationCheckOptions } from '../src/metamorphic/index.ts';
 import type { ReviewOptions } from '../src/review/index.ts';
-import type { RelationCheckOptions } from '../src/metamorphic/index.ts';
 import type { Task } from '../src/task/index.ts';
-import type { Relation } from '../src/metamorphic/index.ts';
 import type { TriangulateOptions } from '../src/triangulate/index.ts';
 
 /** Options of `toBeCoherentAcross`: PAC detection. @public */
@@ -237,5 +236,9 @@ export interface CrosscheckMatchers<R = unknown> {
    * await expect(task).toSatisfyRelation(relations.permutation(), candidates, { numRuns: 50 });
    * ```
    */
-  toSatisfyRelation(relation: Relation, candidates: readonly Candidate[], options?: SatisfyRelationOptions): Promise<R>;
+  toSatisfyRelation(
+    relation: Relation,
+    candidates: readonly Candidate[],
+    options?: SatisfyRelationOptions,
+  ): Promise<R>;
 }

@@ -23,8 +23,6 @@ import { comparator, type Equality, toWire } from '../values/index.ts';
 import { type BridgeInfo, installRecorder, noteEvaluation, noteStart } from './record.ts';
 
 export { recordPropertyRuns } from './record.ts';
-/** The recorder's hooks, for the other bridges (`relationProperty`). @internal */
-export { type BridgeInfo, noteEvaluation, noteStart } from './record.ts';
 
 // Every fc.assert / fc.check / test.prop run of a bridge property writes a `property` record.
 installRecorder();
@@ -220,3 +218,6 @@ export const coherenceProperty = <A extends Args = Args>(
     records: bridge.records,
   });
 };
+
+/** The recorder's hooks, for the other bridges (`relationProperty` in src/metamorphic). @internal */
+export { type BridgeInfo, noteEvaluation, noteStart } from './record.ts';

@@ -3,7 +3,13 @@ import type { Args } from '../contract/index.ts';
 import { CrosscheckError, checkKeys, describeValue, knownKeys, type OptionKeys } from '../errors/index.ts';
 import type { Task } from '../task/index.ts';
 import { comparator, type Equality, encode, toWire } from '../values/index.ts';
-import { defineRelation, type RelateContext, type RelateResult, type Relation, type TransformContext } from './relation.ts';
+import {
+  defineRelation,
+  type RelateContext,
+  type RelateResult,
+  type Relation,
+  type TransformContext,
+} from './relation.ts';
 
 /**
  * How a builder compares two outputs: an equality mode, or a function (which may be async, as
@@ -62,15 +68,24 @@ export interface EquivalentOptions extends CompareOptions {
 const COMPARE = { name: true, equality: true, view: true } as const;
 const INVARIANT_KEYS = knownKeys<InvariantOptions>({ ...COMPARE, transform: true, followUps: true });
 const PERMUTATION_KEYS = knownKeys<PermutationOptions>({ ...COMPARE, argument: true, followUps: true });
-const INVERSE_KEYS = knownKeys<InverseOptions>({ name: true, equality: true, argument: true, partnerTask: true });
+const INVERSE_KEYS = knownKeys<InverseOptions>({
+  name: true,
+  equality: true,
+  argument: true,
+  partnerTask: true,
+});
 const EQUIVALENT_KEYS = knownKeys<EquivalentOptions>({ ...COMPARE, partnerTask: true });
 
 const options = <T extends object>(where: string, o: T | undefined, keys: OptionKeys): T => {
   if (o === undefined) return {} as T;
   if (typeof o !== 'object' || o === null || Array.isArray(o))
-    throw new CrosscheckError('INVALID_RELATION', `${where}: options must be an object, got ${describeValue(o)}.`, {
-      where,
-    });
+    throw new CrosscheckError(
+      'INVALID_RELATION',
+      `${where}: options must be an object, got ${describeValue(o)}.`,
+      {
+        where,
+      },
+    );
   checkKeys({ where, code: 'INVALID_RELATION' }, o, keys);
   return o;
 };
@@ -92,13 +107,23 @@ const applyView = async (view: OutputView | undefined, output: unknown): Promise
   if (view === undefined) return { ok: true, value: output };
   if (typeof view === 'function') return { ok: true, value: await view(output) };
   const xs = elementsOf(output);
-  if (xs === null) return { ok: false, reason: `the output is not a list, so it has no ${view} view: got ${describeValue(output)}` };
+  if (xs === null)
+    return {
+      ok: false,
+      reason: `the output is not a list, so it has no ${view} view: got ${describeValue(output)}`,
+    };
   // As a set: repeats collapse by canonical text, order is the canonical one.
-  if (view === 'set') return { ok: true, value: [...new Map(canonicalSort(xs).map((x) => [toWire(x), x])).values()] };
+  if (view === 'set')
+    return { ok: true, value: [...new Map(canonicalSort(xs).map((x) => [toWire(x), x])).values()] };
   return { ok: true, value: canonicalSort(xs) };
 };
 
-const equalUnder = async (equality: OutputEquality | undefined, ctx: RelateContext, a: unknown, b: unknown) => {
+const equalUnder = async (
+  equality: OutputEquality | undefined,
+  ctx: RelateContext,
+  a: unknown,
+  b: unknown,
+) => {
   if (equality === undefined) return ctx.equals(a, b);
   if (typeof equality === 'function') return (await equality(a, b)) === true;
   return comparator(equality).equalTagged(encode(a), encode(b));
@@ -112,7 +137,10 @@ const sameOutput =
     if (!va.ok) return `source call: ${va.reason}`;
     if (!vb.ok) return `follow-up call: ${vb.reason}`;
     if (await equalUnder(o.equality, ctx, va.value, vb.value)) return true;
-    const seen = o.view === undefined ? 'the outputs differ' : `the outputs differ as ${typeof o.view === 'string' ? `${o.view}s` : 'viewed'}`;
+    const seen =
+      o.view === undefined
+        ? 'the outputs differ'
+        : `the outputs differ as ${typeof o.view === 'string' ? `${o.view}s` : 'viewed'}`;
     return o.equality === undefined ? seen : `${seen} under the relation's equality`;
   };
 
@@ -126,7 +154,9 @@ const shuffled = (xs: readonly unknown[], random: () => number): unknown[] => {
 };
 
 const makeError = (where: string, field: string, rule: string, got: unknown): CrosscheckError =>
-  new CrosscheckError('INVALID_RELATION', `${where}: \`${field}\` ${rule}, got ${describeValue(got)}.`, { where });
+  new CrosscheckError('INVALID_RELATION', `${where}: \`${field}\` ${rule}, got ${describeValue(got)}.`, {
+    where,
+  });
 
 const argumentIndex = (where: string, k: unknown): number => {
   if (k === undefined) return 0;
@@ -196,7 +226,11 @@ export const relations = Object.freeze({
       fromOutput: true,
       partner: inverse,
       ...(given.partnerTask ? { partnerTask: given.partnerTask } : {}),
-      transform: (input: Args, ctx: TransformContext) => [ctx.output, ...input.slice(0, k), ...input.slice(k + 1)],
+      transform: (input: Args, ctx: TransformContext) => [
+        ctx.output,
+        ...input.slice(0, k),
+        ...input.slice(k + 1),
+      ],
       relate: async (_out, recovered, input, _f, ctx) =>
         (await equalUnder(given.equality, ctx, recovered, input[k]))
           ? true

@@ -126,11 +126,20 @@ const genName = <A extends Args>(task: Task<A>, inputs: RelationCheckOptions<A>[
 };
 
 /** Checks what every relation API checks; throws a typed error naming what to fix. @internal */
-export const checkRelationArgs = (where: string, task: unknown, relation: unknown, candidates: unknown): void => {
+export const checkRelationArgs = (
+  where: string,
+  task: unknown,
+  relation: unknown,
+  candidates: unknown,
+): void => {
   if (!isTask(task))
-    throw new CrosscheckError('INVALID_TASK', `${where}: the task must come from defineTask(), got ${describeValue(task)}.`, {
-      where,
-    });
+    throw new CrosscheckError(
+      'INVALID_TASK',
+      `${where}: the task must come from defineTask(), got ${describeValue(task)}.`,
+      {
+        where,
+      },
+    );
   if (!isRelation(relation))
     throw new CrosscheckError(
       'INVALID_RELATION',
@@ -153,7 +162,11 @@ export const relationSetup = <A extends Args>(
   options: Pick<RelationCheckOptions<A>, 'inputs' | 'validOnly' | 'equality' | 'run'>,
   onIsolation: (used: IsolationUsed) => void,
 ): RelationSetup<A> => {
-  const gen = isGen(options.inputs) ? options.inputs : options.inputs === undefined && isGen(task.inputs) ? task.inputs : null;
+  const gen = isGen(options.inputs)
+    ? options.inputs
+    : options.inputs === undefined && isGen(task.inputs)
+      ? task.inputs
+      : null;
   return {
     task,
     relation,
@@ -207,9 +220,11 @@ const checkOne = async <A extends Args>(
     const shrinking = t.first !== null;
     if (!shrinking) {
       t.runs++;
-      for (const call of evaluation.calls) if (call.program === candidate.label) t.outcomes[call.outcome.kind]++;
+      for (const call of evaluation.calls)
+        if (call.program === candidate.label) t.outcomes[call.outcome.kind]++;
       if (evaluation.status === 'held') t.checked++;
-      if (evaluation.status === 'skipped') t.skipped[evaluation.reason] = (t.skipped[evaluation.reason] ?? 0) + 1;
+      if (evaluation.status === 'skipped')
+        t.skipped[evaluation.reason] = (t.skipped[evaluation.reason] ?? 0) + 1;
     }
     if (evaluation.status !== 'violated') return true;
     t.first ??= { args };
@@ -239,7 +254,9 @@ const checkOne = async <A extends Args>(
           reason: t.last.evaluation.reason,
           input: t.last.args,
           original: t.first?.args ?? t.last.args,
-          calls: t.last.evaluation.calls.map((c) => (c.program === candidate.label ? { ...c, program: label } : c)),
+          calls: t.last.evaluation.calls.map((c) =>
+            c.program === candidate.label ? { ...c, program: label } : c,
+          ),
           transformSeed: t.last.seed,
           path: details.counterexamplePath ?? '',
           shrinks: details.numShrinks,
@@ -282,7 +299,12 @@ export const checkRelation = async <A extends Args = Args>(
 ): Promise<RelationCheck> => {
   const started = performance.now();
   checkRelationArgs(WHERE, task, relation, candidates);
-  const options = readOptions<RelationCheckOptions<A>>({ where: WHERE }, rawOptions, RELATION_CHECK_KEYS, '{ numRuns: 50 }');
+  const options = readOptions<RelationCheckOptions<A>>(
+    { where: WHERE },
+    rawOptions,
+    RELATION_CHECK_KEYS,
+    '{ numRuns: 50 }',
+  );
   const numRuns = readPositiveInt({ where: WHERE, field: 'numRuns' }, options.numRuns, 100);
   const seed = readSeed({ where: WHERE, field: 'seed' }, options.seed, DEFAULT_SEED);
   const validOnly = readFlag({ where: WHERE, field: 'validOnly' }, options.validOnly, true);

@@ -1,7 +1,14 @@
 import type { Candidate } from '../candidates/index.ts';
 import type { Args, Gen } from '../contract/index.ts';
 import { CrosscheckError, describeValue, isCrosscheckError, toErrorInfo } from '../errors/index.ts';
-import { describeOutcome, type IsolationUsed, type Outcome, outcomeDigest, type RunOptions, run } from '../exec/index.ts';
+import {
+  describeOutcome,
+  type IsolationUsed,
+  type Outcome,
+  outcomeDigest,
+  type RunOptions,
+  run,
+} from '../exec/index.ts';
 import { mulberry32 } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
 import { type Comparator, decode, encode } from '../values/index.ts';
@@ -65,7 +72,8 @@ const copy = <T>(x: T): T => decode(encode(x)) as T;
 const randomFor = (seed: number, index: number): (() => number) =>
   mulberry32((seed ^ Math.imul(index + 1, 0x9e3779b9)) >>> 0);
 
-const didNotReturn = (o: Outcome): boolean => o.kind === 'error' || o.kind === 'timeout' || o.kind === 'crash';
+const didNotReturn = (o: Outcome): boolean =>
+  o.kind === 'error' || o.kind === 'timeout' || o.kind === 'crash';
 
 const runOne = async (
   setup: RelationSetup,
@@ -127,7 +135,11 @@ const decide = async <A extends Args>(
   const s = source.outcome;
   if (s.kind !== 'value' || f.kind !== 'value') return null;
   if (outcomeDigest(s) !== null || outcomeDigest(f) !== null)
-    return { status: 'skipped', calls, reason: 'an output was past the output memory budget, kept only as a digest' };
+    return {
+      status: 'skipped',
+      calls,
+      reason: 'an output was past the output memory budget, kept only as a digest',
+    };
   const ctx: RelateContext = {
     index,
     equals: (a, b) => setup.compare.equalTagged(encode(a), encode(b)),
@@ -205,7 +217,12 @@ export const evaluatePair = async <A extends Args>(
   if (relation.fromOutput) {
     const output = sourceOutcome.kind === 'value' ? sourceOutcome.value : undefined;
     followUps = indexes.map((i) => buildFollowUp(relation, args, seed, i, output));
-    followOutcomes = await runOne(setup, partner === null ? (task as Task) : partnerTask, partner ?? candidate, followUps);
+    followOutcomes = await runOne(
+      setup,
+      partner === null ? (task as Task) : partnerTask,
+      partner ?? candidate,
+      followUps,
+    );
   }
   const follower = partner?.label ?? candidate.label;
   const calls: RelationCall[] = [source];

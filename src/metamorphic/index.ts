@@ -10,8 +10,8 @@
 export {
   type CompareOptions,
   type EquivalentOptions,
-  type InverseOptions,
   type InvariantOptions,
+  type InverseOptions,
   type OutputEquality,
   type OutputView,
   type PermutationOptions,

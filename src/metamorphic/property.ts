@@ -1,8 +1,14 @@
 import fc from 'fast-check';
 import type { Candidate } from '../candidates/index.ts';
 import type { Args } from '../contract/index.ts';
-import { checkKeys, CrosscheckError, describeValue, knownKeys } from '../errors/index.ts';
-import { combineIsolation, describeOutcome, type IsolationUsed, RUN_LIMIT_KEYS, uniqueLabels } from '../exec/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
+import {
+  combineIsolation,
+  describeOutcome,
+  type IsolationUsed,
+  RUN_LIMIT_KEYS,
+  uniqueLabels,
+} from '../exec/index.ts';
 import { arbitraryOf, type BridgeInfo, noteEvaluation, noteStart } from '../fast-check/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
 import type { Task } from '../task/index.ts';
@@ -17,7 +23,12 @@ export type RelationPropertyOptions<A extends Args = Args> = Pick<
   'inputs' | 'validOnly' | 'equality' | 'run'
 >;
 
-const KEYS = knownKeys<RelationPropertyOptions>({ inputs: true, validOnly: true, equality: true, run: RUN_LIMIT_KEYS });
+const KEYS = knownKeys<RelationPropertyOptions>({
+  inputs: true,
+  validOnly: true,
+  equality: true,
+  run: RUN_LIMIT_KEYS,
+});
 
 /** One candidate's violation on one input: why, and the calls that show it. @public */
 export interface CandidateViolation {
@@ -98,14 +109,19 @@ export const relationProperty = <A extends Args = Args>(
   const evaluate = async (args: A, seed: number): Promise<CandidateViolation[] | 'skip'> => {
     noteStart(bridge);
     isolation = null;
-    const evaluations: PairEvaluation[] = await Promise.all(candidates.map((c) => evaluatePair(setup, c, args, seed)));
+    const evaluations: PairEvaluation[] = await Promise.all(
+      candidates.map((c) => evaluatePair(setup, c, args, seed)),
+    );
     const violations: CandidateViolation[] = [];
     evaluations.forEach((e, i) => {
-      if (e.status === 'violated') violations.push({ label: labels[i] ?? `#${i}`, reason: e.reason, calls: e.calls });
+      if (e.status === 'violated')
+        violations.push({ label: labels[i] ?? `#${i}`, reason: e.reason, calls: e.calls });
     });
     // Each candidate's own calls count for it in the record's tally, in order.
     const calls = evaluations.flatMap((e, i) =>
-      e.calls.filter((c) => c.program === candidates[i]?.label).map((c) => ({ label: labels[i] ?? `#${i}`, c })),
+      e.calls
+        .filter((c) => c.program === candidates[i]?.label)
+        .map((c) => ({ label: labels[i] ?? `#${i}`, c })),
     );
     const first = violations[0];
     noteEvaluation(bridge, {
@@ -134,7 +150,10 @@ export const relationProperty = <A extends Args = Args>(
       return;
     }
     if (found.length === 0) return;
-    const lines = found.flatMap((v) => [`  ${v.label}: ${v.reason}`, ...v.calls.map((c) => `    ${callLine(c)}`)]);
+    const lines = found.flatMap((v) => [
+      `  ${v.label}: ${v.reason}`,
+      ...v.calls.map((c) => `    ${callLine(c)}`),
+    ]);
     throw new Error(
       `Relation "${relation.name}" (${relation.formula}) is violated on ${shown(args)} (transform seed ${seed}):\n${lines.join('\n')}\nEach violating candidate (or the partner) is wrong on at least one of its two calls.`,
     );

@@ -1,7 +1,12 @@
 import type { Candidate } from '../candidates/index.ts';
 import { describeOutcome } from '../exec/index.ts';
 import { poolIdentity } from '../measure/index.ts';
-import { type CrosscheckRecord, propertyRecord, type RecordContext, type WitnessRecord } from '../report/index.ts';
+import {
+  type CrosscheckRecord,
+  propertyRecord,
+  type RecordContext,
+  type WitnessRecord,
+} from '../report/index.ts';
 import { toWire } from '../values/index.ts';
 import type { RelationCheck } from './check.ts';
 
@@ -62,7 +67,8 @@ export const relationRecord = (
     {
       property: `toSatisfyRelation: ${check.relation.name}`,
       biased: true,
-      outcome: check.verdict === 'violated' ? 'falsified' : check.verdict === 'held' ? 'held' : 'too-many-skips',
+      outcome:
+        check.verdict === 'violated' ? 'falsified' : check.verdict === 'held' ? 'held' : 'too-many-skips',
       seed: check.seed,
       path: v?.path ?? null,
       runsRequested: check.numRuns,

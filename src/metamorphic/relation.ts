@@ -154,20 +154,50 @@ export const defineRelation = <A extends Args = Args>(spec: RelationSpec<A>): Re
   }
   checkKeys({ where: WHERE, noun: 'field', code: 'INVALID_RELATION' }, spec, SPEC_KEYS);
   if (typeof spec.name !== 'string' || spec.name.trim() === '')
-    bad('name', 'must be a non-empty string', spec.name, 'Name what the relation says, e.g. "sum is invariant under reordering".');
+    bad(
+      'name',
+      'must be a non-empty string',
+      spec.name,
+      'Name what the relation says, e.g. "sum is invariant under reordering".',
+    );
   if (spec.formula !== undefined && typeof spec.formula !== 'string')
-    bad('formula', 'must be a string (shown in messages)', spec.formula, 'Pass e.g. "f(x) = f(reverse(x))", or leave it out.');
+    bad(
+      'formula',
+      'must be a string (shown in messages)',
+      spec.formula,
+      'Pass e.g. "f(x) = f(reverse(x))", or leave it out.',
+    );
   if (typeof spec.transform !== 'function')
-    bad('transform', 'must be a function (input, ctx) => follow-up input', spec.transform, 'Return the follow-up argument tuple, e.g. ([xs]) => [[...xs].reverse()].');
+    bad(
+      'transform',
+      'must be a function (input, ctx) => follow-up input',
+      spec.transform,
+      'Return the follow-up argument tuple, e.g. ([xs]) => [[...xs].reverse()].',
+    );
   if (typeof spec.relate !== 'function')
-    bad('relate', 'must be a function (output, followUpOutput, input, followUpInput, ctx) => boolean | reason', spec.relate, 'Return true when the outputs are consistent, else false or a reason.');
+    bad(
+      'relate',
+      'must be a function (output, followUpOutput, input, followUpInput, ctx) => boolean | reason',
+      spec.relate,
+      'Return true when the outputs are consistent, else false or a reason.',
+    );
   const followUps = spec.followUps ?? 1;
   if (!Number.isSafeInteger(followUps) || followUps < 1 || followUps > 100)
     bad('followUps', 'must be an integer from 1 to 100', spec.followUps, 'Pass e.g. { followUps: 3 }.');
   if (spec.fromOutput !== undefined && typeof spec.fromOutput !== 'boolean')
-    bad('fromOutput', 'must be true or false', spec.fromOutput, 'Say true only when transform reads ctx.output.');
+    bad(
+      'fromOutput',
+      'must be true or false',
+      spec.fromOutput,
+      'Say true only when transform reads ctx.output.',
+    );
   if (spec.partnerTask !== undefined && !isTask(spec.partnerTask))
-    bad('partnerTask', 'must come from defineTask()', spec.partnerTask, 'Define the partner\'s task with defineTask({ name, entry }).');
+    bad(
+      'partnerTask',
+      'must come from defineTask()',
+      spec.partnerTask,
+      "Define the partner's task with defineTask({ name, entry }).",
+    );
   const relation: Relation<A> = {
     kind: 'relation',
     name: spec.name,

@@ -322,12 +322,24 @@ const CASES: Record<string, Case> = {
     nearest: 'validOnly',
   },
   defineRelation: {
-    call: () => root.defineRelation({ name: 'r', transform: (i: unknown[]) => i, relate: () => true, followUp: 2 } as never),
+    call: () =>
+      root.defineRelation({
+        name: 'r',
+        transform: (i: unknown[]) => i,
+        relate: () => true,
+        followUp: 2,
+      } as never),
     key: 'followUp',
     nearest: 'followUps',
   },
   'relations.define': {
-    call: () => root.relations.define({ name: 'r', transform: (i: unknown[]) => i, relate: () => true, fromOuput: true } as never),
+    call: () =>
+      root.relations.define({
+        name: 'r',
+        transform: (i: unknown[]) => i,
+        relate: () => true,
+        fromOuput: true,
+      } as never),
     key: 'fromOuput',
     nearest: 'fromOutput',
   },

@@ -45,14 +45,20 @@ describe('toSatisfyRelation', () => {
     expect(xs).toHaveLength(2);
     // Both calls, each with its input and output.
     expect(message.match(/weightedSum on \[\[/g)).toHaveLength(2);
-    expect(message).toMatch(/Replay: +await expect\(task\)\.toSatisfyRelation\(relation, \[candidate\], \{ seed: 3, path: "[\d:]+" \}\);/);
+    expect(message).toMatch(
+      /Replay: +await expect\(task\)\.toSatisfyRelation\(relation, \[candidate\], \{ seed: 3, path: "[\d:]+" \}\);/,
+    );
     expect(message).toContain('proves that the candidate is wrong on at least one of the two calls');
   });
 
   it('should replay the same shrunk violation from the seed and path it prints', async () => {
     // Arrange
     const [wrong] = candidates.fromFunctions({ weightedSum });
-    const first = await checkRelation(sumTask, relations.permutation(), [wrong!], { inputs: lists, numRuns: 50, seed: 11 });
+    const first = await checkRelation(sumTask, relations.permutation(), [wrong!], {
+      inputs: lists,
+      numRuns: 50,
+      seed: 11,
+    });
     const v = first.candidates[0]?.violation;
     expect(v).not.toBeNull();
     // Act
@@ -68,7 +74,10 @@ describe('toSatisfyRelation', () => {
 
   it('should pass `.not` only on a witnessed violation', async () => {
     const wrong = candidates.fromFunctions({ weightedSum });
-    await expect(sumTask).not.toSatisfyRelation(relations.permutation(), wrong, { inputs: lists, numRuns: 30 });
+    await expect(sumTask).not.toSatisfyRelation(relations.permutation(), wrong, {
+      inputs: lists,
+      numRuns: 30,
+    });
     const right = candidates.fromFunctions({ sum });
     await expect(
       expect(sumTask).not.toSatisfyRelation(relations.permutation(), right, { inputs: lists, numRuns: 10 }),
@@ -81,11 +90,17 @@ describe('toSatisfyRelation', () => {
     const inputs = fc.tuple(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 6 }));
     const uniq = candidates.fromFunctions({ uniq: (xs: number[]) => [...new Set(xs)] });
     // Act / Assert
-    await expect(task).toSatisfyRelation(relations.permutation({ view: 'set' }), uniq, { inputs, numRuns: 30 });
+    await expect(task).toSatisfyRelation(relations.permutation({ view: 'set' }), uniq, {
+      inputs,
+      numRuns: 30,
+    });
     await expect(task).not.toSatisfyRelation(relations.permutation(), uniq, { inputs, numRuns: 50 });
     const dropsRepeats = candidates.fromFunctions({ uniq: (xs: number[]) => [...new Set(xs)] });
     const identity = candidates.fromFunctions({ id: (xs: number[]) => xs });
-    await expect(task).toSatisfyRelation(relations.permutation({ view: 'multiset' }), identity, { inputs, numRuns: 30 });
+    await expect(task).toSatisfyRelation(relations.permutation({ view: 'multiset' }), identity, {
+      inputs,
+      numRuns: 30,
+    });
     await expect(task).not.toSatisfyRelation(
       relations.equivalent((xs: number[]) => xs, { view: 'multiset' }),
       dropsRepeats,
@@ -96,13 +111,17 @@ describe('toSatisfyRelation', () => {
   it('should check an inverse pair across two programs and blame the pair', async () => {
     // Arrange: run-length encoding; the planted encoder drops runs longer than 2.
     const encode = (s: string) => (s.match(/(.)\1*/g) ?? []).map((run) => [run[0], run.length]);
-    const badEncode = (s: string) => (s.match(/(.)\1*/g) ?? []).map((run) => [run[0], Math.min(run.length, 2)]);
+    const badEncode = (s: string) =>
+      (s.match(/(.)\1*/g) ?? []).map((run) => [run[0], Math.min(run.length, 2)]);
     const decode = (pairs: [string, number][]) => pairs.map(([c, k]) => c.repeat(k)).join('');
     const task = defineTask({ name: 'rle' });
     const inputs = fc.tuple(fc.stringMatching(/^[ab]{0,8}$/));
     const inverse = relations.inverse(decode);
     // Act / Assert
-    await expect(task).toSatisfyRelation(inverse, candidates.fromFunctions({ encode }), { inputs, numRuns: 40 });
+    await expect(task).toSatisfyRelation(inverse, candidates.fromFunctions({ encode }), {
+      inputs,
+      numRuns: 40,
+    });
     const error = await expect(task)
       .toSatisfyRelation(inverse, candidates.fromFunctions({ badEncode }), { inputs, numRuns: 80 })
       .catch((e: Error) => e);
@@ -144,7 +163,11 @@ describe('toSatisfyRelation', () => {
     // Arrange
     const pool = candidates.fromFunctions({ sum, weightedSum });
     // Act
-    const check = await checkRelation(sumTask, relations.permutation(), pool, { inputs: lists, numRuns: 30, seed: 5 });
+    const check = await checkRelation(sumTask, relations.permutation(), pool, {
+      inputs: lists,
+      numRuns: 30,
+      seed: 5,
+    });
     const { relationRecord } = await import('../../src/metamorphic/index.ts');
     const record = relationRecord(check, pool, {
       test: { file: null, name: null, matcher: 'toSatisfyRelation', negated: false },

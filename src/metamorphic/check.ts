@@ -220,8 +220,7 @@ const checkOne = async <A extends Args>(
     const shrinking = t.first !== null;
     if (!shrinking) {
       t.runs++;
-      for (const call of evaluation.calls)
-        if (call.program === candidate.label) t.outcomes[call.outcome.kind]++;
+      for (const call of evaluation.calls) if (!call.byPartner) t.outcomes[call.outcome.kind]++;
       if (evaluation.status === 'held') t.checked++;
       if (evaluation.status === 'skipped')
         t.skipped[evaluation.reason] = (t.skipped[evaluation.reason] ?? 0) + 1;
@@ -254,9 +253,7 @@ const checkOne = async <A extends Args>(
           reason: t.last.evaluation.reason,
           input: t.last.args,
           original: t.first?.args ?? t.last.args,
-          calls: t.last.evaluation.calls.map((c) =>
-            c.program === candidate.label ? { ...c, program: label } : c,
-          ),
+          calls: t.last.evaluation.calls.map((c) => (c.byPartner ? c : { ...c, program: label })),
           transformSeed: t.last.seed,
           path: details.counterexamplePath ?? '',
           shrinks: details.numShrinks,

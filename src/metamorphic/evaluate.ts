@@ -18,6 +18,8 @@ import type { RelateContext, Relation } from './relation.ts';
 export interface RelationCall {
   /** The candidate's label, or the partner's. */
   readonly program: string;
+  /** Whether the partner made this call (a follow-up of `inverse` or `equivalent`), not the candidate. */
+  readonly byPartner: boolean;
   readonly args: Args;
   readonly outcome: Outcome;
 }
@@ -205,7 +207,7 @@ export const evaluatePair = async <A extends Args>(
     followUps = [];
     followOutcomes = [];
   }
-  const source: RelationCall = { program: candidate.label, args, outcome: sourceOutcome };
+  const source: RelationCall = { program: candidate.label, byPartner: false, args, outcome: sourceOutcome };
   if (sourceOutcome.kind === 'invalid')
     return { status: 'skipped', reason: 'the candidate rejected the input as invalid', calls: [source] };
   if (didNotReturn(sourceOutcome))
@@ -215,6 +217,12 @@ export const evaluatePair = async <A extends Args>(
       calls: [source],
     };
   if (relation.fromOutput) {
+    if (outcomeDigest(sourceOutcome) !== null)
+      return {
+        status: 'skipped',
+        reason: 'an output was past the output memory budget, kept only as a digest',
+        calls: [source],
+      };
     const output = sourceOutcome.kind === 'value' ? sourceOutcome.value : undefined;
     followUps = indexes.map((i) => buildFollowUp(relation, args, seed, i, output));
     followOutcomes = await runOne(
@@ -230,6 +238,7 @@ export const evaluatePair = async <A extends Args>(
   for (const i of indexes) {
     const followUp: RelationCall = {
       program: follower,
+      byPartner: partner !== null,
       args: followUps[i] as Args,
       outcome: followOutcomes[i] as Outcome,
     };

@@ -119,9 +119,7 @@ export const relationProperty = <A extends Args = Args>(
     });
     // Each candidate's own calls count for it in the record's tally, in order.
     const calls = evaluations.flatMap((e, i) =>
-      e.calls
-        .filter((c) => c.program === candidates[i]?.label)
-        .map((c) => ({ label: labels[i] ?? `#${i}`, c })),
+      e.calls.filter((c) => !c.byPartner).map((c) => ({ label: labels[i] ?? `#${i}`, c })),
     );
     const first = violations[0];
     noteEvaluation(bridge, {

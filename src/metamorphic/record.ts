@@ -71,7 +71,8 @@ export const relationRecord = (
         check.verdict === 'violated' ? 'falsified' : check.verdict === 'held' ? 'held' : 'too-many-skips',
       seed: check.seed,
       path: v?.path ?? null,
-      runsRequested: check.numRuns,
+      // Each candidate has its own fast-check run of numRuns draws.
+      runsRequested: check.numRuns * check.candidates.length,
       runs,
       skips: check.candidates.reduce((k, c) => k + Object.values(c.skipped).reduce((a, b) => a + b, 0), 0),
       shrinks: v?.shrinks ?? 0,

@@ -151,7 +151,7 @@ describe('toSatisfyRelation', () => {
       trimEnd: async (s: string) => s.trimEnd(),
     });
     // Act
-    const check = await checkRelation(task, judged as never, pool, { inputs, numRuns: 20 });
+    const check = await checkRelation(task, judged, pool, { inputs, numRuns: 20 });
     // Assert
     expect(check.candidates.map((c) => c.verdict)).toEqual(['held', 'violated']);
     expect(check.candidates[1]?.violation?.reason).toContain("under the relation's equality");

@@ -44,5 +44,6 @@ export const withRecords = (sink: RecordSink): Record<keyof typeof matchers, Hos
     toBeTriangulatedBy: wrap(matchers.toBeTriangulatedBy),
     toHavePlausibilityWitness: wrap(matchers.toHavePlausibilityWitness),
     toPassGroundedReview: wrap(matchers.toPassGroundedReview),
+    toSatisfyRelation: wrap(matchers.toSatisfyRelation),
   };
 };

@@ -12,6 +12,7 @@ import { toHavePlausibilityWitness } from './to-have-plausibility-witness.ts';
 import { toPassGroundedReview } from './to-pass-grounded-review.ts';
 import { toRankLike } from './to-rank-like.ts';
 import { toRankModels } from './to-rank-models.ts';
+import { toSatisfyRelation } from './to-satisfy-relation.ts';
 
 export type { CrosscheckMatcherResult, MatcherContext } from './context.ts';
 export { configureSuite, type SuiteOptions } from './suite.ts';
@@ -24,6 +25,7 @@ export type {
   PlausibilityWitnessOptions,
   RankLikeOptions,
   RankModelsOptions,
+  SatisfyRelationOptions,
   Scores,
   TriangulatedByOptions,
 } from './types.ts';
@@ -36,6 +38,7 @@ export {
   toPassGroundedReview,
   toRankLike,
   toRankModels,
+  toSatisfyRelation,
 };
 
 /** Every matcher, by name. @public */
@@ -48,4 +51,5 @@ export const matchers = {
   toBeTriangulatedBy,
   toHavePlausibilityWitness,
   toPassGroundedReview,
+  toSatisfyRelation,
 } as const;

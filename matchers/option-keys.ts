@@ -1,5 +1,6 @@
 import { knownKeys } from '../src/errors/index.ts';
 import { RUN_LIMIT_KEYS } from '../src/exec/index.ts';
+import { RELATION_CHECK_KEYS } from '../src/metamorphic/index.ts';
 import { REVIEW_KEYS } from '../src/review/index.ts';
 import { TRIANGULATE_KEYS } from '../src/triangulate/index.ts';
 import type {
@@ -9,6 +10,7 @@ import type {
   IncoherenceBelowOptions,
   PlausibilityWitnessOptions,
   RankLikeOptions,
+  SatisfyRelationOptions,
   TriangulatedByOptions,
 } from './types.ts';
 
@@ -54,4 +56,5 @@ export const MATCHER_KEYS = {
     min: true,
   }),
   toPassGroundedReview: knownKeys<GroundedReviewOptions>(REVIEW_KEYS),
+  toSatisfyRelation: knownKeys<SatisfyRelationOptions>(RELATION_CHECK_KEYS),
 } as const;

@@ -1,6 +1,7 @@
 import type { Candidate } from '../src/candidates/index.ts';
 import type { Args } from '../src/contract/index.ts';
 import type { DetectOptions, MeasureOptions } from '../src/measure/index.ts';
+import type { Relation, RelationCheckOptions } from '../src/metamorphic/index.ts';
 import type { ReviewOptions } from '../src/review/index.ts';
 import type { Task } from '../src/task/index.ts';
 import type { TriangulateOptions } from '../src/triangulate/index.ts';
@@ -124,6 +125,13 @@ export interface PlausibilityWitnessOptions<A extends Args = Args> extends Trian
 }
 
 /**
+ * Options of `toSatisfyRelation`: where inputs come from, how many fast-check runs, the seed
+ * (and path) to replay, the equality `relate` receives, execution limits.
+ * @public
+ */
+export type SatisfyRelationOptions<A extends Args = Args> = RelationCheckOptions<A>;
+
+/**
  * The crosscheck matchers, generic over what the host's matchers return (`R`). The per-host
  * augmentations (`crosscheck/vitest`, `crosscheck/jest`) merge this into `expect`.
  * @public
@@ -222,4 +230,20 @@ export interface CrosscheckMatchers<R = unknown> {
    * ```
    */
   toPassGroundedReview(task: Task, options?: GroundedReviewOptions): Promise<R>;
+  /**
+   * Metamorphic relation: each candidate keeps the relation between its output on an input drawn
+   * by fast-check and its output (or a partner's) on the transformed input. A violation is shrunk
+   * and shown with both calls, the seed and the path to replay; it proves the candidate (or the
+   * partner) wrong on at least one of the two calls. `.not` passes only on a witnessed violation.
+   *
+   * @example
+   * ```ts
+   * await expect(task).toSatisfyRelation(relations.permutation(), candidates, { numRuns: 50 });
+   * ```
+   */
+  toSatisfyRelation(
+    relation: Relation,
+    candidates: readonly Candidate[],
+    options?: SatisfyRelationOptions,
+  ): Promise<R>;
 }

@@ -16,6 +16,7 @@ export const HEAVY_FILES = [
   'test/matchers/hosts.test.ts',
   'test/reporter/jest.test.ts',
   'test/review/jest-host.test.ts',
+  'test/metamorphic/jest-host.test.ts',
   'test/fast-check/property-records.test.ts',
   // The full HumanEval replay (2 models × 150 tasks) and the dataset-wide measurements.
   'test/llm/humaneval-replay.test.ts',

@@ -10,6 +10,7 @@ export type CrosscheckErrorCode =
   | 'ABORTED'
   | 'RUNTIME_MISSING'
   | 'INVALID_REPORT'
+  | 'INVALID_RELATION'
   | 'IO_ERROR'
   | 'ISOLATION_UNAVAILABLE'
   | 'LLM_CONFIG'

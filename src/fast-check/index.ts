@@ -84,9 +84,14 @@ const COHERENCE_KEYS = knownKeys<CoherenceOptions>({
   run: RUN_LIMIT_KEYS,
 });
 
-const arbitraryOf = <A extends Args>(
+/**
+ * The arbitrary a bridge draws from: `inputs` (a Gen with an arbitrary, a fast-check arbitrary,
+ * or a list of tuples), else the task's inputs. `where` names the API in errors. @internal
+ */
+export const arbitraryOf = <A extends Args>(
   task: Task<A>,
-  inputs: CoherenceOptions<A>['inputs'],
+  inputs: Gen<A> | fc.Arbitrary<A> | readonly A[] | undefined,
+  where: string = WHERE,
 ): fc.Arbitrary<A> => {
   const source = inputs ?? task.inputs;
   if (source instanceof fc.Arbitrary) return source;
@@ -94,15 +99,15 @@ const arbitraryOf = <A extends Args>(
     if (source.arbitrary) return source.arbitrary as fc.Arbitrary<A>;
     throw new CrosscheckError(
       'INVALID_OPTION',
-      `${WHERE}: the Gen "${source.description}" has no fast-check arbitrary, so fast-check cannot draw from it. Use a gen.* source, or pass { inputs: fc.tuple(...) }.`,
-      { where: WHERE },
+      `${where}: the Gen "${source.description}" has no fast-check arbitrary, so fast-check cannot draw from it. Use a gen.* source, or pass { inputs: fc.tuple(...) }.`,
+      { where },
     );
   }
   if (Array.isArray(source) && source.length > 0) return fc.constantFrom(...(source as A[]));
   throw new CrosscheckError(
     'INVALID_OPTION',
-    `${WHERE}: \`inputs\` must be a Gen from gen.*, a fast-check arbitrary over the argument tuple, or a non-empty list of tuples (here or in defineTask({ inputs })), got ${describeValue(source)}.`,
-    { where: WHERE },
+    `${where}: \`inputs\` must be a Gen from gen.*, a fast-check arbitrary over the argument tuple, or a non-empty list of tuples (here or in defineTask({ inputs })), got ${describeValue(source)}.`,
+    { where },
   );
 };
 
@@ -213,3 +218,6 @@ export const coherenceProperty = <A extends Args = Args>(
     records: bridge.records,
   });
 };
+
+/** The recorder's hooks, for the other bridges (`relationProperty` in src/metamorphic). @internal */
+export { type BridgeInfo, noteEvaluation, noteStart } from './record.ts';

@@ -32,6 +32,8 @@ export interface BridgeInfo {
   readonly gen: string | null;
   /** The records of this property's runs in this process, oldest first. */
   readonly records: CrosscheckRecord[];
+  /** What a witness of this property shows. @defaultValue 'candidates disagree' */
+  readonly witnessReason?: WitnessRecord['reason'];
 }
 
 /** One evaluation: the input, every candidate's outcome, and the classes when they disagreed. @internal */
@@ -164,7 +166,11 @@ export const buildPropertyRecord = (
       task: bridge.task,
       m: bridge.candidates.length,
       gen: bridge.gen,
-      witness: witness && { ...witness, shrinkSteps: details.numShrinks },
+      witness: witness && {
+        ...witness,
+        reason: bridge.witnessReason ?? witness.reason,
+        shrinkSteps: details.numShrinks,
+      },
       durationMs: performance.now() - observed.started,
       isolation: observed.isolation,
       pool: poolIdentity(

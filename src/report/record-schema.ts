@@ -137,7 +137,15 @@ const DATA: Readonly<Record<string, Check>> = {
     counterexample: nullable(str),
     failure: nullable(str),
     candidates: arrayOf(
-      obj({ label: str, value: count, invalid: count, error: count, timeout: count, crash: count }),
+      obj({
+        label: str,
+        value: count,
+        invalid: count,
+        error: count,
+        timeout: count,
+        crash: count,
+        verdict: optional(oneOf('held', 'violated', 'inconclusive')),
+      }),
     ),
   }),
   triangulation: recordOf(any),

@@ -32,8 +32,11 @@ export interface EstimateRecord {
 
 /** A shrunk witness with each class's output on it. @public */
 export interface WitnessRecord {
-  /** `hyperproperty`: a triangulation counterexample (outputs labelled p and q). */
-  readonly reason: Witness['reason'] | 'hyperproperty';
+  /**
+   * `hyperproperty`: a triangulation counterexample (outputs labelled p and q); `relation
+   * violated`: a metamorphic relation's two calls (outputs labelled by candidate and call).
+   */
+  readonly reason: Witness['reason'] | 'hyperproperty' | 'relation violated';
   /** The shrunk input, tagged wire JSON text. */
   readonly input: string;
   /** The input as first found. */
@@ -160,6 +163,11 @@ export type PropertyOutcome = 'held' | 'falsified' | 'too-many-skips' | 'interru
 /** What each candidate returned over the inputs a property run gave it. @public */
 export interface PropertyCandidateRecord {
   readonly label: string;
+  /**
+   * `toSatisfyRelation` only (absent elsewhere): whether this candidate's calls kept the relation,
+   * violated it (a shrunk witness exists), or gave no pair to relate.
+   */
+  readonly verdict?: 'held' | 'violated' | 'inconclusive';
   readonly value: number;
   readonly invalid: number;
   readonly error: number;

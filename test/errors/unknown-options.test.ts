@@ -307,6 +307,63 @@ const CASES: Record<string, Case> = {
     key: 'check',
     nearest: 'checks',
   },
+  toSatisfyRelation: {
+    call: () => expect(task).toSatisfyRelation(root.relations.permutation(), pool, { numruns: 3 } as never),
+    key: 'numruns',
+    nearest: 'numRuns',
+  },
+  checkRelation: {
+    call: () => root.checkRelation(task, root.relations.permutation(), pool, { sed: 3 } as never),
+    key: 'sed',
+    nearest: 'seed',
+  },
+  relationProperty: {
+    call: () => root.relationProperty(task, root.relations.permutation(), pool, { validonly: true } as never),
+    key: 'validonly',
+    nearest: 'validOnly',
+  },
+  defineRelation: {
+    call: () =>
+      root.defineRelation({
+        name: 'r',
+        transform: (i: unknown[]) => i,
+        relate: () => true,
+        followUp: 2,
+      } as never),
+    key: 'followUp',
+    nearest: 'followUps',
+  },
+  'relations.define': {
+    call: () =>
+      root.relations.define({
+        name: 'r',
+        transform: (i: unknown[]) => i,
+        relate: () => true,
+        fromOuput: true,
+      } as never),
+    key: 'fromOuput',
+    nearest: 'fromOutput',
+  },
+  'relations.invariant': {
+    call: () => root.relations.invariant({ name: 'r', transform: (i: unknown[]) => i, veiw: 'set' } as never),
+    key: 'veiw',
+    nearest: 'view',
+  },
+  'relations.permutation': {
+    call: () => root.relations.permutation({ argumnet: 0 } as never),
+    key: 'argumnet',
+    nearest: 'argument',
+  },
+  'relations.inverse': {
+    call: () => root.relations.inverse((x: unknown) => x, { partnertask: task } as never),
+    key: 'partnertask',
+    nearest: 'partnerTask',
+  },
+  'relations.equivalent': {
+    call: () => root.relations.equivalent((x: unknown) => x, { equallity: 'strict' } as never),
+    key: 'equallity',
+    nearest: 'equality',
+  },
   neutralizeControls: {
     call: () => root.neutralizeControls('x', { newline: true } as never),
     key: 'newline',
@@ -354,6 +411,11 @@ const NO_OPTIONS = new Set([
   'subset',
   'unionCompose',
   'recordPropertyRuns',
+  'isRelation',
+  // crosscheck/fast-check's hooks for the other bridges (relationProperty): positional
+  'arbitraryOf',
+  'noteEvaluation',
+  'noteStart',
   'fenced',
   // tri.* without options
   'tri.stream',

@@ -233,7 +233,13 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
     'should refuse code objects unmarshalled from anything but the installation, and keep imports and data',
     async () => {
       // Arrange
-      const doors = ['marshal.loads + exec', '_compile_bytecode', 'planted .pyc', 'marshal data', 'stdlib import'];
+      const doors = [
+        'marshal.loads + exec',
+        '_compile_bytecode',
+        'planted .pyc',
+        'marshal data',
+        'stdlib import',
+      ];
       const task = defineTask({ name: 'f', timeoutMs: 10_000 });
 
       // Act

@@ -264,6 +264,102 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
   );
 
   it.skipIf(!available)(
+    'should keep each new attack on the worker to the attacker’s own outcomes, and a neighbour exact',
+    async () => {
+      // Arrange: one attack an input, in one batch where the worker allows it; 'plain' after
+      // each attack that ends its process shows the batch goes on in a fresh one. The second
+      // batch writes garbage to its own reply pipe at times it chooses (a finalizer, a print),
+      // which may land in any of its own later calls.
+      const attacks = [
+        'builtins swap',
+        'json swap',
+        'thread',
+        'atexit',
+        'register_at_fork',
+        'recursive repr',
+        'lying class',
+        '/proc/self/fd/4',
+        'own module',
+        'handler frame',
+        'harness killpg',
+        'raise SIGTERM',
+        'plain',
+        'close lifeline, SIGTERM',
+        'plain',
+      ];
+      const garbage = ['finalizer arm', 'finalizer fires', 'plain', 'stdout to reply pipe', 'plain'];
+      const neighbour = candidates.fromSources(['def f(which):\n    return which\n'], {
+        language: 'python',
+        entry: 'f',
+      })[0]!;
+      const task = defineTask({ name: 'f', timeoutMs: 10_000 });
+      const show = (o: Outcome | undefined) =>
+        o?.kind === 'value'
+          ? o.tagged
+          : o?.kind === 'crash'
+            ? `crash: ${o.reason}`
+            : o?.kind === 'error' || o?.kind === 'invalid'
+              ? `${o.kind} ${o.name}: ${o.message}`
+              : o?.kind;
+
+      // Act
+      const first = await run(
+        task,
+        [fixture('new_attacks'), neighbour],
+        attacks.map((a) => [a]),
+        { isolation },
+      );
+      const second = await run(
+        task,
+        [fixture('new_attacks'), neighbour],
+        garbage.map((a) => [a]),
+        { isolation },
+      );
+
+      // Assert
+      expect(attacks.map((a, i) => [a, show(first.outcomes[0]?.[i])])).toEqual([
+        ['builtins swap', [1, 2, 3]],
+        ['json swap', [1, 'x']],
+        ['thread', 'PermissionError'],
+        ['atexit', 'registered'],
+        ['register_at_fork', 'PermissionError'],
+        ['recursive repr', 'invalid ValueError: (the message could not be read)'],
+        // Encoded as the int its conversion gives, as an int subclass would be.
+        ['lying class', 42],
+        ['/proc/self/fd/4', 'PermissionError'],
+        ['own module', 'own module'],
+        ['handler frame', 'handler got None'],
+        ['harness killpg', 'PermissionError'],
+        ['raise SIGTERM', 'crash: the worker was killed by SIGTERM'],
+        ['plain', 'plain'],
+        ['close lifeline, SIGTERM', 'crash: the worker was killed by SIGTERM'],
+        ['plain', 'plain'],
+      ]);
+      const own = second.outcomes[0]?.map(show) ?? [];
+      const fault = /^error ProtocolError: the candidate broke the protocol: not JSON: garbage/;
+      expect(own.filter((o) => typeof o === 'string' && fault.test(o)).length).toBeGreaterThanOrEqual(1);
+      garbage.forEach((a, i) => {
+        const o = own[i];
+        if (!(typeof o === 'string' && fault.test(o)))
+          expect([a, o]).toEqual([
+            a,
+            {
+              'finalizer arm': 'armed',
+              'finalizer fires': 'fired',
+              plain: 'plain',
+              'stdout to reply pipe': 'printed',
+            }[a],
+          ]);
+      });
+      for (const m of [first, second]) {
+        const inputs = m === first ? attacks : garbage;
+        expect(m.outcomes[1]?.map((o) => (o.kind === 'value' ? o.tagged : o.kind))).toEqual(inputs);
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(!available)(
     'should not let a candidate restart its call clock by moving the progress counter',
     async () => {
       // Arrange: 1.5 s of CPU against a 500 ms limit, the counter moved every few milliseconds.

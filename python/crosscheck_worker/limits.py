@@ -102,6 +102,12 @@ def block_process_creation():
     # function cannot be unregistered; its code is emptied instead (random's reseed, which keeps
     # children's random streams apart, still runs).
     _gate_signal_handlers()
+    # Under DEBUG_SAVEALL the collector keeps every unreachable object in gc.garbage, frames of
+    # the harness included (a cycle through an exception it caught in its frame): a way to a frame
+    # object with no attribute read for the audit hook to refuse.
+    import gc
+
+    gc.set_debug = refuser("collector debugging (gc.set_debug)")
     after_fork = getattr(threading, "_after_fork", None)
     if type(after_fork) is type(block_process_creation):
         after_fork.__code__ = (lambda: None).__code__

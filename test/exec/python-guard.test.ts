@@ -172,6 +172,7 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
         ['signal handler'],
         ['prime saved', 'saved exception'],
         ['prime garbage', 'gc.garbage'],
+        ['prime garbage frame', 'garbage frame'],
       ];
       const task = defineTask({ name: 'f', timeoutMs: 10_000 });
 
@@ -201,6 +202,8 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
         'saved exception': 'honest',
         'prime garbage': 'RuntimeError',
         'gc.garbage': 'honest',
+        'prime garbage frame': 'Loud',
+        'garbage frame': 'honest',
       });
     },
     120_000,

@@ -95,12 +95,7 @@ def block_process_creation():
                      "_start_joinable_thread"):
             if hasattr(module, name):
                 setattr(module, name, refuser("starting threads"))
-    # threading registered _after_fork to run in every child of a fork: Python code that rebuilds
-    # the module's locks and thread table, touching (so copying) ~100 of the zygote's pages a
-    # child. The zygote has one thread and holds none of those locks when it forks, and a child
-    # cannot start threads, so the table and locks it inherits are already right. The registered
-    # function cannot be unregistered; its code is emptied instead (random's reseed, which keeps
-    # children's random streams apart, still runs).
+    # Signal handlers get no frame (see _frameless).
     _gate_signal_handlers()
     # Under DEBUG_SAVEALL the collector keeps every unreachable object in gc.garbage, frames of
     # the harness included (a cycle through an exception it caught in its frame): a way to a frame
@@ -108,6 +103,12 @@ def block_process_creation():
     import gc
 
     gc.set_debug = refuser("collector debugging (gc.set_debug)")
+    # threading registered _after_fork to run in every child of a fork: Python code that rebuilds
+    # the module's locks and thread table, touching (so copying) ~100 of the zygote's pages a
+    # child. The zygote has one thread and holds none of those locks when it forks, and a child
+    # cannot start threads, so the table and locks it inherits are already right. The registered
+    # function cannot be unregistered; its code is emptied instead (random's reseed, which keeps
+    # children's random streams apart, still runs).
     after_fork = getattr(threading, "_after_fork", None)
     if type(after_fork) is type(block_process_creation):
         after_fork.__code__ = (lambda: None).__code__

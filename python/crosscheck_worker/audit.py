@@ -12,9 +12,19 @@ It has no off switch, and candidate code cannot rebind anything it uses:
 - Paths are resolved by the kernel: the hook opens the path with O_PATH (no read or write, no
   blocking on a FIFO, no device side effect), follows links as the real call will, and reads the
   result back from /proc/self/fd. A path that does not exist yet is resolved through its parent.
-- While the hook works, every audited event but its own O_PATH open is refused: candidate code
-  that runs inside it (a signal handler, another audit hook) can neither use the descriptor the
-  hook holds for a moment nor walk to the hook's frame.
+- While the hook works, every audited event but its own opens is refused: candidate code that
+  runs inside it (a signal handler, another audit hook) can neither use the descriptor the hook
+  holds for a moment nor walk to the hook's frame.
+- No frame object reaches a candidate. From any frame, `f_back` (which raises no audit event)
+  leads to the harness's frames and what their locals hold: the marks the zygote reads, the
+  reply pipe's run id. Every way to a first frame is refused instead: `sys._getframe` (with
+  ValueError, which the standard library's callers, namedtuple, typing, enum and logging, catch
+  and do without) and the `tb_frame`, `gi_frame`, `cr_frame` and `ag_frame` attributes; signal
+  handlers get None for their frame (limits.py).
+- Code objects come from the compiler only. `marshal.loads` of data that holds a code object is
+  refused unless the bytes are those of a compiled module of the installation that the import
+  system has just opened; a `.pyc` anywhere else is not opened (the import system then compiles
+  the module from its source).
 
 Defence in depth: the OS boundary around the worker is the real guard.
 """
@@ -84,6 +94,8 @@ _FORBIDDEN = _frozen({
     "sys.setprofile": "tracing",
     "sys.monitoring.register_callback": "tracing",
     "sys.addaudithook": "adding audit hooks",
+    # Reads a file object's bytes with no "open" event of its own to check them by.
+    "marshal.load": "unmarshalling from a file",
     # Hand-made code objects and functions run any bytecode, and bytecode is not checked: a
     # crafted one reads and writes raw memory.
     "code.__new__": "building code objects",
@@ -104,6 +116,8 @@ _PATH_WRITES = _frozen({
     "sqlite3.connect": ((0,), ()),
 })
 _PATH_READS = _frozen({"os.listdir": 0, "os.scandir": 0})
+# Attributes that hand out a frame object (CPython raises `object.__getattr__` for them).
+_FRAME_ATTRS = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame"))
 # Events on a descriptor that could turn off the lifeline or reach the protocol pipes.
 _FD_EVENTS = frozenset(("fcntl.fcntl", "fcntl.ioctl", "fcntl.flock", "fcntl.lockf"))
 
@@ -155,14 +169,15 @@ def _make_hook(work, readable, readable_below, installed, installed_below, proc_
     # Every name below is a parameter: the hook loads no global and no closure cell (the tests
     # check its bytecode). `busy` is the one mutable value: a stack of markers, non-empty while
     # the hook works.
-    def hook(event, args, busy=[], work=work, work_below=work + "/", readable=readable,
+    def hook(event, args, busy=[], pyc=[None], work=work, work_below=work + "/", readable=readable,
              readable_below=readable_below, installed=installed, installed_below=installed_below,
              proc_safe=proc_safe, forbidden=_FORBIDDEN, path_writes=_PATH_WRITES,
-             path_reads=_PATH_READS, fd_events=_FD_EVENTS, no_reload=_NO_RELOAD, native=_NATIVE,
+             path_reads=_PATH_READS, fd_events=_FD_EVENTS, frame_attrs=_FRAME_ATTRS, no_reload=_NO_RELOAD, native=_NATIVE,
              extensions=_EXTENSIONS, harness_fds=HARNESS_FDS, str_=str, bytes_=bytes, int_=int,
-             type_=type, issubclass_=issubclass, len_=len, join="".join,
+             type_=type, issubclass_=issubclass, len_=len, join="".join, join_bytes=b"".join,
              decode=bytes.decode, p_open=posix.open, p_close=posix.close, p_readlink=posix.readlink,
-             p_fstat=posix.fstat, p_lstat=posix.lstat, o_path=o_path,
+             p_fstat=posix.fstat, p_lstat=posix.lstat, p_read=posix.read, o_path=o_path,
+             o_read=os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0), s_ifreg=stat.S_IFREG,
              o_dir=o_path | getattr(os, "O_DIRECTORY", 0), s_ifmt=stat.S_IFMT(0o177777),
              s_ifdir=stat.S_IFDIR, writes=os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND,
              dir_flags=getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_PATH", 0),
@@ -173,8 +188,8 @@ def _make_hook(work, readable, readable_below, installed, installed_below, proc_
              ValueError_=ValueError, TypeError_=TypeError):
         if busy:
             top = busy[-1]
-            if event == "open" and top is not None and args[0] is top and args[2] in (o_path, o_dir):
-                # The hook's own O_PATH open, once.
+            if event == "open" and top is not None and args[0] is top and args[2] in (o_path, o_dir, o_read):
+                # The hook's own open, once.
                 busy[-1] = None
                 return
             raise PermissionError_("crosscheck: %s while the harness checks an operation is not "
@@ -182,6 +197,54 @@ def _make_hook(work, readable, readable_below, installed, installed_below, proc_
         what = forbidden.get(event)
         if what is not None:
             raise PermissionError_("crosscheck: %s is not allowed for a candidate" % what)
+        if event == "object.__getattr__":
+            if len_(args) > 1 and args[1] in frame_attrs:
+                raise PermissionError_("crosscheck: frame objects (%s) are not available to a candidate" % args[1])
+            return
+        if event == "sys._getframe":
+            raise ValueError_("crosscheck: frame objects (sys._getframe) are not available to a candidate")
+        if event == "marshal.loads":
+            data = args[0] if len_(args) > 0 else None
+            if type_(data) is bytes_ and b"c" not in data and b"\xe3" not in data:
+                # No TYPE_CODE byte ('c', or 'c' | FLAG_REF): the data holds no code object.
+                return
+            path, pyc[0] = pyc[0], None
+            same = False
+            if type_(data) is bytes_ and path is not None:
+                # The bytes of the compiled module just opened, read again here: a file of the
+                # installation, reached without following a link, whose code follows its
+                # 16-byte header. Signals wait meanwhile, as for the checks below.
+                busy.append(path)
+                old = sigmask(sig_block, ())
+                fd = -1
+                try:
+                    sigmask(sig_block, all_signals)
+                    try:
+                        fd = p_open(path, o_read)
+                        st = p_fstat(fd)
+                        real = p_readlink("/proc/self/fd/%d" % fd)
+                        if (st.st_mode & s_ifmt == s_ifreg and st.st_size == len_(data) + 16
+                                and (real in installed or real.startswith(installed_below))):
+                            chunks = []
+                            left = st.st_size
+                            while left > 0:
+                                chunk = p_read(fd, left)
+                                if not chunk:
+                                    break
+                                chunks.append(chunk)
+                                left -= len_(chunk)
+                            same = left == 0 and join_bytes(chunks)[16:] == data
+                    except OSError_:
+                        same = False
+                finally:
+                    busy.pop()
+                    if fd >= 0:
+                        p_close(fd)
+                    sigmask(sig_setmask, old)
+            if not same:
+                raise PermissionError_("crosscheck: unmarshalling code objects is not allowed for a candidate, "
+                                       "except the installation's compiled modules as they are imported")
+            return
         # (path object, 0 read / 1 write / 2 load native code, a directory is fine)
         checks = []
         if event == "open":
@@ -346,6 +409,13 @@ def _make_hook(work, readable, readable_below, installed, installed_below, proc_
                 elif not (real in readable or real.startswith(readable_below)):
                     raise PermissionError_("crosscheck: reading %r outside the working directory and the "
                                            "Python installation is not allowed for a candidate" % real)
+                elif event == "open" and real.endswith(".pyc"):
+                    # Compiled code is trusted from the installation only; the import system,
+                    # refused one elsewhere, compiles the module from its source.
+                    if not (real in installed or real.startswith(installed_below)):
+                        raise PermissionError_("crosscheck: reading compiled code outside the Python "
+                                               "installation is not allowed for a candidate")
+                    pyc[0] = real
                 if not dir_ok and mode_bits == s_ifdir:
                     raise PermissionError_("crosscheck: opening a directory is not allowed for a candidate")
         finally:

@@ -199,6 +199,11 @@ def child_main(msg, pipes, subdir, zygote_pid, memory_mb, progress, phase, plans
             dup2(null, fd)
         _close_from(audit.HARNESS_FDS + 1)
         limits.arm_lifeline(audit.HARNESS_FDS, zygote_pid)
+        # The zygote's SIGTERM handler (limits.die_with_host) kills the whole group: not the
+        # candidate's to run by raising SIGTERM in its own process.
+        import signal
+
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         chdir(subdir)
         # HOME, TMPDIR, TMP, TEMP and tempfile.tempdir name `subdir` already: the zygote set
         # them before the fork (Zygote.point_at). PR_SET_NO_NEW_PRIVS holds already: the zygote

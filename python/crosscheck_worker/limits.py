@@ -6,7 +6,8 @@ No ctypes, anywhere in a process that forks candidates: once `_ctypes` is loaded
 reachable (`object.__subclasses__()`), and with them raw memory reads and writes that raise no
 audit event. The zygote gets PR_SET_PDEATHSIG and PR_SET_NO_NEW_PRIVS from a first interpreter
 that sets them and then executes this one (startup.py); a child, which cannot inherit them, gets
-a lifeline pipe instead (arm_lifeline)."""
+a lifeline pipe instead (arm_lifeline), and the zygote, told by SIGTERM that the host died, kills its
+whole process group (die_with_host): a child that closed its lifeline still goes."""
 
 import fcntl
 import os
@@ -43,6 +44,7 @@ def set_limits(memory_mb):
 # audit events inside these functions themselves, and a child's hook refuses them.
 _fork = os.fork
 _kill = os.kill
+_killpg = os.killpg
 
 
 def block_process_creation():
@@ -93,6 +95,14 @@ def block_process_creation():
                      "_start_joinable_thread"):
             if hasattr(module, name):
                 setattr(module, name, refuser("starting threads"))
+    # Signal handlers get no frame (see _frameless).
+    _gate_signal_handlers()
+    # Under DEBUG_SAVEALL the collector keeps every unreachable object in gc.garbage, frames of
+    # the harness included (a cycle through an exception it caught in its frame): a way to a frame
+    # object with no attribute read for the audit hook to refuse.
+    import gc
+
+    gc.set_debug = refuser("collector debugging (gc.set_debug)")
     # threading registered _after_fork to run in every child of a fork: Python code that rebuilds
     # the module's locks and thread table, touching (so copying) ~100 of the zygote's pages a
     # child. The zygote has one thread and holds none of those locks when it forks, and a child
@@ -102,6 +112,69 @@ def block_process_creation():
     after_fork = getattr(threading, "_after_fork", None)
     if type(after_fork) is type(block_process_creation):
         after_fork.__code__ = (lambda: None).__code__
+
+
+def _frameless(handler):
+    """`handler` as a signal handler that is given no frame: the interrupted frame's `f_back`
+    leads to the harness's frames (audit.py refuses every other way to a frame)."""
+
+    def call(signum, frame):
+        del frame
+        return handler(signum, None)
+
+    return call
+
+
+def _gate_signal_handlers():
+    """`_signal.signal` (which `signal.signal` calls) replaced by one that installs a handler as
+    `_frameless(handler)`; SIG_DFL, SIG_IGN and errors as before. The C function is held only by
+    the frame of a suspended generator: no audit-free attribute leads to it (`gi_frame` is
+    refused by the hook, a function's defaults or closure would not be)."""
+    import _signal
+
+    def gate(install):
+        reply = None
+        while True:
+            signalnum, handler = yield reply
+            try:
+                reply = (False, install(signalnum, _frameless(handler) if callable(handler) else handler))
+            except BaseException as e:  # TypeError, ValueError, OSError: the caller's to see
+                reply = (True, e.with_traceback(None))
+            del signalnum, handler
+
+    g = gate(_signal.signal)
+    next(g)
+
+    def signal(signalnum, handler, _ask=g.send):
+        failed, value = _ask((signalnum, handler))
+        if failed:
+            raise value
+        return value
+
+    _signal.signal = signal
+
+
+def die_with_host():
+    """The zygote's end of the host's death. The first stage asked the kernel for SIGTERM when
+    the host dies (harden_then_exec); this handler then kills the zygote's process group (the
+    host starts each worker as its own group, and a child cannot leave it, see above) with
+    SIGKILL: the zygote and every child, including one that closed its lifeline. Installed by
+    the zygote before its first fork; each child sets SIGTERM back to its default."""
+    import signal as _sig
+
+    group = os.getpgrp()
+    if group != os.getpid():
+        # Not a group leader (started by hand): killing the group would reach others.
+        _sig.signal(_sig.SIGTERM, lambda *_: os._exit(1))
+        return
+
+    def end(*_):
+        try:
+            _killpg(group, _sig.SIGKILL)
+        finally:
+            os._exit(1)
+
+    _sig.signal(_sig.SIGTERM, end)
 
 
 def arm_lifeline(fd, zygote_pid):
@@ -142,7 +215,8 @@ def harden_then_exec(argv, marker):
         prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
         prctl.restype = ctypes.c_int
         prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        # SIGTERM, not SIGKILL: the zygote's handler kills its whole group (die_with_host).
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     except (OSError, AttributeError):
         pass
     if os.getppid() != parent:

@@ -7,7 +7,7 @@ import sys
 
 from . import audit
 from .child import _Sink
-from .limits import block_process_creation
+from .limits import block_process_creation, die_with_host
 from .zygote import Zygote, _progress_counter
 
 def _add_site_packages():
@@ -103,6 +103,7 @@ def main():
             raise SystemExit("crosscheck worker: %s was loaded before the zygote started" % name)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     progress = _progress_counter(os.environ.get("CROSSCHECK_PROGRESS_FILE"))
+    die_with_host()
     block_process_creation()
     zygote = Zygote(rfile, 4, progress, workdir, memory_mb)
     try:

@@ -44,6 +44,18 @@ const fixture = (name: string) =>
     entry: 'f',
   })[0]!;
 
+// A candidate is one source: the frame attacks are their routes to a frame plus the attack.
+const routed = (name: string) =>
+  candidates.fromSources(
+    [
+      {
+        source: `${readFileSync(join(FIXTURES, 'frame_routes.py'), 'utf8')}\n${readFileSync(join(FIXTURES, `${name}.py`), 'utf8')}`,
+        label: name,
+      },
+    ],
+    { language: 'python', entry: 'f' },
+  )[0]!;
+
 const outside = mkdtempSync(join(tmpdir(), 'crosscheck-guard-outside-'));
 const secretFile = join(outside, 'secret.txt');
 const target = join(outside, 'escaped.txt');
@@ -148,6 +160,209 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
   );
 
   it.skipIf(!available)(
+    'should give a candidate no harness frame to forge its batch reply from, by any route to a frame',
+    async () => {
+      // Arrange: each route runs alone (a forged reply ends its batch); the saved exception and
+      // the collector's garbage need an earlier call that raised out of the candidate.
+      const routes: ReadonlyArray<readonly string[]> = [
+        ['_getframe'],
+        ['traceback'],
+        ['generator'],
+        ['coroutine'],
+        ['signal handler'],
+        ['prime saved', 'saved exception'],
+        ['prime garbage', 'gc.garbage'],
+        ['prime garbage frame', 'garbage frame'],
+      ];
+      const task = defineTask({ name: 'f', timeoutMs: 10_000 });
+
+      // Act
+      const got: Record<string, unknown> = {};
+      for (const inputs of routes) {
+        const matrix = await run(
+          task,
+          [routed('frame_forge')],
+          inputs.map((r) => [r]),
+          { isolation },
+        );
+        inputs.forEach((r, i) => {
+          const o = matrix.outcomes[0]?.[i];
+          got[r] = o?.kind === 'value' ? o.tagged : o?.kind === 'error' ? o.name : o?.kind;
+        });
+      }
+
+      // Assert: every route ends at the candidate's own frames; its calls answer for themselves.
+      expect(got).toEqual({
+        _getframe: 'honest',
+        traceback: 'honest',
+        generator: 'honest',
+        coroutine: 'honest',
+        'signal handler': 'honest',
+        'prime saved': 'RuntimeError',
+        'saved exception': 'honest',
+        'prime garbage': 'RuntimeError',
+        'gc.garbage': 'honest',
+        'prime garbage frame': 'Loud',
+        'garbage frame': 'honest',
+      });
+    },
+    120_000,
+  );
+
+  it.skipIf(!available)(
+    'should hold the encoding to the call limit when a result reaches the harness frame to clear its mark',
+    async () => {
+      // Arrange: the result's __int__ clears the mark, then sleeps 3 s: within the 3.5 s a
+      // sleeping call may take (5 x 500 ms + 1 s), past the 500 ms an encoding may.
+      const task = defineTask({ name: 'f', timeoutMs: 500 });
+
+      // Act
+      const matrix = await run(task, [routed('frame_phase')], [['_getframe'], ['traceback'], ['plain']], {
+        isolation,
+      });
+
+      // Assert
+      const row = matrix.outcomes[0] ?? [];
+      expect(row.slice(0, 2).map((o) => (o?.kind === 'timeout' ? o : o?.kind))).toEqual([
+        { kind: 'timeout', reason: 'call', ms: 500 },
+        { kind: 'timeout', reason: 'call', ms: 500 },
+      ]);
+      expect(taggedValue(row[2])).toBe('plain');
+    },
+    120_000,
+  );
+
+  it.skipIf(!available)(
+    'should refuse code objects unmarshalled from anything but the installation, and keep imports and data',
+    async () => {
+      // Arrange
+      const doors = [
+        'marshal.loads + exec',
+        '_compile_bytecode',
+        'planted .pyc',
+        'marshal data',
+        'stdlib import',
+      ];
+      const task = defineTask({ name: 'f', timeoutMs: 10_000 });
+
+      // Act
+      const matrix = await run(
+        task,
+        [fixture('marshal_code')],
+        doors.map((d) => [d]),
+        { isolation },
+      );
+
+      // Assert: crafted code never runs; the planted module is compiled from its source.
+      const got = Object.fromEntries(doors.map((d, i) => [d, taggedValue(matrix.outcomes[0]?.[i])]));
+      expect(got).toEqual({
+        'marshal.loads + exec': 'PermissionError',
+        _compile_bytecode: 'PermissionError',
+        'planted .pyc': 'from source',
+        'marshal data': 'data',
+        'stdlib import': 'imported',
+      });
+    },
+    60_000,
+  );
+
+  it.skipIf(!available)(
+    'should keep each new attack on the worker to the attacker’s own outcomes, and a neighbour exact',
+    async () => {
+      // Arrange: one attack an input, in one batch where the worker allows it; 'plain' after
+      // each attack that ends its process shows the batch goes on in a fresh one. The second
+      // batch writes garbage to its own reply pipe at times it chooses (a finalizer, a print),
+      // which may land in any of its own later calls.
+      const attacks = [
+        'builtins swap',
+        'json swap',
+        'thread',
+        'atexit',
+        'register_at_fork',
+        'recursive repr',
+        'lying class',
+        '/proc/self/fd/4',
+        'own module',
+        'handler frame',
+        'harness killpg',
+        'raise SIGTERM',
+        'plain',
+        'close lifeline, SIGTERM',
+        'plain',
+      ];
+      const garbage = ['finalizer arm', 'finalizer fires', 'plain', 'stdout to reply pipe', 'plain'];
+      const neighbour = candidates.fromSources(['def f(which):\n    return which\n'], {
+        language: 'python',
+        entry: 'f',
+      })[0]!;
+      const task = defineTask({ name: 'f', timeoutMs: 10_000 });
+      const show = (o: Outcome | undefined) =>
+        o?.kind === 'value'
+          ? o.tagged
+          : o?.kind === 'crash'
+            ? `crash: ${o.reason}`
+            : o?.kind === 'error' || o?.kind === 'invalid'
+              ? `${o.kind} ${o.name}: ${o.message}`
+              : o?.kind;
+
+      // Act
+      const first = await run(
+        task,
+        [fixture('new_attacks'), neighbour],
+        attacks.map((a) => [a]),
+        { isolation },
+      );
+      const second = await run(
+        task,
+        [fixture('new_attacks'), neighbour],
+        garbage.map((a) => [a]),
+        { isolation },
+      );
+
+      // Assert
+      expect(attacks.map((a, i) => [a, show(first.outcomes[0]?.[i])])).toEqual([
+        ['builtins swap', [1, 2, 3]],
+        ['json swap', [1, 'x']],
+        ['thread', 'PermissionError'],
+        ['atexit', 'registered'],
+        ['register_at_fork', 'PermissionError'],
+        ['recursive repr', 'invalid ValueError: (the message could not be read)'],
+        // Encoded as the int its conversion gives, as an int subclass would be.
+        ['lying class', 42],
+        ['/proc/self/fd/4', 'PermissionError'],
+        ['own module', 'own module'],
+        ['handler frame', 'handler got None'],
+        ['harness killpg', 'PermissionError'],
+        ['raise SIGTERM', 'crash: the worker was killed by SIGTERM'],
+        ['plain', 'plain'],
+        ['close lifeline, SIGTERM', 'crash: the worker was killed by SIGTERM'],
+        ['plain', 'plain'],
+      ]);
+      const own = second.outcomes[0]?.map(show) ?? [];
+      const fault = /^error ProtocolError: the candidate broke the protocol: not JSON: garbage/;
+      expect(own.filter((o) => typeof o === 'string' && fault.test(o)).length).toBeGreaterThanOrEqual(1);
+      garbage.forEach((a, i) => {
+        const o = own[i];
+        if (!(typeof o === 'string' && fault.test(o)))
+          expect([a, o]).toEqual([
+            a,
+            {
+              'finalizer arm': 'armed',
+              'finalizer fires': 'fired',
+              plain: 'plain',
+              'stdout to reply pipe': 'printed',
+            }[a],
+          ]);
+      });
+      for (const m of [first, second]) {
+        const inputs = m === first ? attacks : garbage;
+        expect(m.outcomes[1]?.map((o) => (o.kind === 'value' ? o.tagged : o.kind))).toEqual(inputs);
+      }
+    },
+    120_000,
+  );
+
+  it.skipIf(!available)(
     'should not let a candidate restart its call clock by moving the progress counter',
     async () => {
       // Arrange: 1.5 s of CPU against a 500 ms limit, the counter moved every few milliseconds.
@@ -156,8 +371,11 @@ describe.each(MODES)("python guards under isolation '%s'", (isolation, available
       // Act
       const matrix = await run(task, [fixture('move_progress')], [[1]], { isolation });
 
-      // Assert: the zygote takes the move for the fault it is.
-      expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'error', name: 'ProtocolError' });
+      // Assert: where the counter is in reach (no frame is, now), the zygote takes the move for
+      // the fault it is; where it is not, the call ends at its limit. Never a value.
+      const o = matrix.outcomes[0]?.[0];
+      const seen = o?.kind === 'error' ? `error ${o.name}` : o?.kind;
+      expect(['timeout', 'error ProtocolError']).toContain(seen);
     },
     60_000,
   );

@@ -27,10 +27,13 @@ export {
 export { CrosscheckError, type CrosscheckErrorCode, isCrosscheckError } from './errors/index.ts';
 
 import { candidates as sourceCandidates } from './candidates/index.ts';
-import { fromModel } from './llm/index.ts';
+import { fromModel, fromPipeline } from './llm/index.ts';
 
-/** The candidate builders, as a namespace (`fromModel` samples them from an LLM). @public */
-export const candidates = Object.freeze({ ...sourceCandidates, fromModel });
+/**
+ * The candidate builders, as a namespace (`fromModel` samples them from an LLM, `fromPipeline`
+ * makes n samples of one LLM pipeline). @public
+ */
+export const candidates = Object.freeze({ ...sourceCandidates, fromModel, fromPipeline });
 export {
   type CandidateRunStats,
   type CrashOutcome,
@@ -90,13 +93,17 @@ export {
   costOf,
   createLlm,
   type FromModelOptions,
+  type FromPipelineOptions,
   fromModel,
+  fromPipeline,
   type Llm,
   type LlmCall,
   type LlmJson,
   type LlmOptions,
   type LlmProvenance,
   type LlmUsage,
+  type Pipeline,
+  type PipelineLlm,
   PRICES_AS_OF,
   type Price,
   type Prices,

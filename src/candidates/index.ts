@@ -22,6 +22,8 @@ import type {
   FunctionCandidate,
   LlmProvenance,
   LlmUsage,
+  PipelineCallResult,
+  PipelineHooks,
   SourceCandidate,
   SourceLanguage,
 } from './types.ts';
@@ -36,6 +38,8 @@ export type {
   FunctionCandidate,
   LlmProvenance,
   LlmUsage,
+  PipelineCallResult,
+  PipelineHooks,
   SourceCandidate,
   SourceLanguage,
 };

@@ -20,6 +20,34 @@ interface CandidateBase {
 export interface FunctionCandidate extends CandidateBase {
   readonly kind: 'function';
   readonly fn: (...args: never[]) => unknown;
+  /** Set for one sample of a pipeline (`candidates.fromPipeline`): how the runner calls it. */
+  readonly pipeline?: PipelineHooks;
+}
+
+/**
+ * What one call of a pipeline sample came to, as the runner needs it: the value returned, what
+ * was thrown, a timeout (the call was aborted), a failed model call, or a fatal error that must end the run (a
+ * replay miss: every other call would miss the same way, and a result cannot stand for it).
+ * @public
+ */
+export type PipelineCallResult =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'thrown'; readonly thrown: unknown }
+  | { readonly kind: 'timeout'; readonly ms: number }
+  /** The pipeline threw after a model call of its own failed (HTTP error, bad reply): unknown, not its answer. */
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'fatal'; readonly error: Error };
+
+/**
+ * How the in-process runner calls a pipeline sample: concurrently, under the pipeline's own
+ * concurrency limit and per-call timeout, with the run's abort signal.
+ * @public
+ */
+export interface PipelineHooks {
+  /** Calls the sample on one input's arguments; never rejects. */
+  readonly invoke: (args: readonly unknown[], signal: AbortSignal | undefined) => Promise<PipelineCallResult>;
+  /** The model calls this sample has made so far (each once), for records and reporters. */
+  readonly calls: () => readonly LlmProvenance[];
 }
 
 /** A problem found before running: every call of such a candidate gets this as its `error` outcome. @public */

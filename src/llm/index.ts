@@ -15,6 +15,7 @@ export {
 } from './dataset.ts';
 /** Internal: the CLI words a replay miss's fix as the command the user ran. @internal */
 export { replayMissFacts } from './miss.ts';
+export { type FromPipelineOptions, fromPipeline, type Pipeline, type PipelineLlm } from './pipeline.ts';
 export { BUILTIN_PRICES, PRICES_AS_OF } from './prices.ts';
 export { codegenMessages } from './prompts.ts';
 export { canonicalJson } from './request.ts';

@@ -10,6 +10,7 @@ export {
   checkLlmText,
   type LlmCallRecord,
   type LlmModelRow,
+  type LlmCandidateRow,
   type LlmRecord,
   type LlmSummary,
   type LlmTotals,

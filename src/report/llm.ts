@@ -46,6 +46,21 @@ export interface LlmRecord {
   readonly replayed: LlmTotals;
   /** Models without a price. */
   readonly unpriced: readonly string[];
+  /**
+   * Tokens and cost per candidate, in candidate order, when some candidate is a pipeline sample
+   * (`candidates.fromPipeline`), whose calls depend on the inputs it ran on. Absent otherwise.
+   */
+  readonly candidates?: readonly LlmCandidateRow[];
+}
+
+/** One candidate's model calls, summed (live and replayed together). @public */
+export interface LlmCandidateRow {
+  readonly label: string;
+  readonly calls: number;
+  readonly prompt: number;
+  readonly completion: number;
+  /** Null when none of its calls was priced. */
+  readonly costUsd: number | null;
 }
 
 /** Most calls listed in one record. @public */
@@ -101,15 +116,41 @@ const callOf = (p: LlmProvenance): LlmCallRecord => ({
   retries: p.retries,
 });
 
+/** A candidate's model calls: its sampling call, or the calls its pipeline made so far. */
+const callsOf = (c: Candidate): LlmCallRecord[] => {
+  if (c.kind === 'source') return c.llm ? [callOf(c.llm)] : [];
+  if (c.kind === 'function' && c.pipeline) return c.pipeline.calls().map(callOf);
+  return [];
+};
+
+const candidateRow = (label: string, calls: readonly LlmCallRecord[]): LlmCandidateRow => {
+  const { live, replayed } = llmTotals(calls);
+  return {
+    label,
+    calls: live.calls + replayed.calls,
+    prompt: live.prompt + replayed.prompt,
+    completion: live.completion + replayed.completion,
+    costUsd:
+      live.costUsd === null && replayed.costUsd === null
+        ? null
+        : (live.costUsd ?? 0) + (replayed.costUsd ?? 0),
+  };
+};
+
 /** The LLM record of a check from its candidates' provenance; null when none came from a model. @public */
 export const llmRecord = (candidates: readonly Candidate[]): LlmRecord | null => {
-  const calls = candidates.flatMap((c) => (c.kind === 'source' && c.llm ? [callOf(c.llm)] : []));
+  const perCandidate = candidates.map(callsOf);
+  const calls = perCandidate.flat();
   if (calls.length === 0) return null;
   const totals = llmTotals(calls);
+  const piped = candidates.some((c) => c.kind === 'function' && c.pipeline);
   return {
     calls: calls.slice(0, MAX_RECORD_CALLS),
     truncated: Math.max(0, calls.length - MAX_RECORD_CALLS),
     ...totals,
+    ...(piped
+      ? { candidates: candidates.map((c, i) => candidateRow(c.label, perCandidate[i] as LlmCallRecord[])) }
+      : {}),
   };
 };
 

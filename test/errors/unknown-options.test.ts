@@ -85,6 +85,11 @@ const CASES: Record<string, Case> = {
     key: 'sampling.topp',
     nearest: 'sampling.topP',
   },
+  fromPipeline: {
+    call: () => root.fromPipeline((x: string) => x, { llm: llm(), n: 2, concurency: 2 } as never),
+    key: 'concurency',
+    nearest: 'concurrency',
+  },
   fromFunctions: {
     call: () => root.fromFunctions([(x: number) => x], { lable: 'f' } as never),
     key: 'lable',

@@ -194,6 +194,21 @@ const CASES: Record<string, Case> = {
     key: 'oof',
     nearest: 'of',
   },
+  'same.text': {
+    call: () => root.same.text({ ignorecase: true } as never),
+    key: 'ignorecase',
+    nearest: 'ignoreCase',
+  },
+  'same.number': {
+    call: () => root.same.number({ ab: 0.01 } as never),
+    key: 'ab',
+    nearest: 'abs',
+  },
+  'same.fields': {
+    call: () => root.same.fields({}, { rests: 'ignore' } as never),
+    key: 'rests',
+    nearest: 'rest',
+  },
   'gen.fromArbitrary': {
     call: () => gen.fromArbitrary(fc.tuple(fc.nat()), { desc: 'x' } as never),
     key: 'desc',
@@ -320,6 +335,11 @@ const CASES: Record<string, Case> = {
 
 /** Public functions that take no options object (positional arguments, or none), and why they need no check. */
 const NO_OPTIONS = new Set([
+  // semantic equalities: an equality or a key function, positional
+  'same.json',
+  'same.set',
+  'same.list',
+  'same.by',
   // values and outcomes: positional
   'Complex',
   'CrosscheckError',

@@ -48,6 +48,46 @@ export interface PipelineHooks {
   readonly invoke: (args: readonly unknown[], signal: AbortSignal | undefined) => Promise<PipelineCallResult>;
   /** The model calls this sample has made so far (each once), for records and reporters. */
   readonly calls: () => readonly LlmProvenance[];
+  /**
+   * Shared by the samples of one pipeline when a judge decides equivalence: after every sample
+   * ran on an input, the runner hands their values to it and records what it returns.
+   */
+  readonly group?: PipelineGroup;
+}
+
+/** What an equivalence judge did, for records. @public */
+export interface EquivalenceSummary {
+  /** The judge's model. */
+  readonly judge: string;
+  /** Pairs of distinct outputs judged, and how: equivalent, different, or a reply with no verdict. */
+  readonly pairs: number;
+  readonly equivalent: number;
+  readonly different: number;
+  readonly garbage: number;
+  /** Judge calls that failed (HTTP error, bad reply): counted like garbage, never as equivalent. */
+  readonly failed: number;
+  /** Outputs the judge could not place (a garbage reply and no equivalent): unknown cells. */
+  readonly undecided: number;
+  /** Share of the labelled check pairs on which the judge agreed with the label; null without any. */
+  readonly agreement: number | null;
+  /** Labelled check pairs given. */
+  readonly checked: number;
+}
+
+/** Clusters the outputs of one pipeline's samples on one input (an equivalence judge). @public */
+export interface PipelineGroup {
+  /**
+   * For each value, the value of its cluster's first member, or `undecided`. Rejects only with
+   * an error that must end the run (a replay miss of a judge call).
+   */
+  canonicalize(
+    input: unknown,
+    values: readonly unknown[],
+    signal?: AbortSignal,
+  ): Promise<ReadonlyArray<{ readonly value: unknown } | { readonly undecided: true }>>;
+  summary(): EquivalenceSummary;
+  /** The judge's model calls so far. */
+  calls(): readonly LlmProvenance[];
 }
 
 /** A problem found before running: every call of such a candidate gets this as its `error` outcome. @public */

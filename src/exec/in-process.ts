@@ -71,33 +71,74 @@ const pipelineOutcome = (
 
 /**
  * Pipeline samples: every call at once, bounded by the pipeline's own concurrency limit and
- * per-call timeout (model calls wait on the network, not the CPU). A fatal result (a replay
- * miss) aborts the calls still running and ends the run with that error.
+ * per-call timeout (model calls wait on the network, not the CPU). Samples that share an
+ * equivalence judge run input by input: once all have answered an input, the judge clusters
+ * their values and each is recorded as its cluster's value. A fatal result (a replay miss)
+ * aborts the calls still running and ends the run with that error.
  */
 const runPipelines = async (rows: readonly RowJob[], ctx: RunContext): Promise<void> => {
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
   let fatal: Error | null = null;
-  const calls = rows.flatMap(({ row, candidate }) => {
-    const hooks = (candidate as FunctionCandidate).pipeline as PipelineHooks;
-    const invalid = ctx.invalidNames(candidate);
-    return ctx.inputs.map(async (_, i) => {
-      const started = performance.now();
-      const args = codec.decode(ctx.inputs[i] as Tagged) as unknown[];
-      const result = await hooks.invoke(args, signal);
-      const stats = ctx.stats(row);
-      stats.durationMs += performance.now() - started;
-      if (result.kind === 'fatal') {
-        fatal ??= result.error;
-        stop.abort(result.error);
+  const end = (error: Error) => {
+    fatal ??= error;
+    stop.abort(error);
+  };
+  const hooksOf = (job: RowJob) => (job.candidate as FunctionCandidate).pipeline as PipelineHooks;
+  const groups = new Map<object, RowJob[]>();
+  for (const job of rows) {
+    const key = hooksOf(job).group ?? hooksOf(job);
+    groups.set(key, [...(groups.get(key) ?? []), job]);
+  }
+  const oneInput = async (jobs: readonly RowJob[], i: number): Promise<void> => {
+    const args = () => codec.decode(ctx.inputs[i] as Tagged) as unknown[];
+    const results = await Promise.all(
+      jobs.map(async ({ row, candidate }) => {
+        const started = performance.now();
+        const result = await hooksOf({ row, candidate }).invoke(args(), signal);
+        ctx.stats(row).durationMs += performance.now() - started;
+        return result;
+      }),
+    );
+    for (const r of results) if (r.kind === 'fatal') end(r.error);
+    if (fatal !== null || ctx.signal?.aborted) return;
+    const outcomes = results.map((r, k) =>
+      pipelineOutcome(
+        r as Exclude<typeof r, { kind: 'fatal' }>,
+        ctx,
+        ctx.invalidNames((jobs[k] as RowJob).candidate),
+      ),
+    );
+    const group = hooksOf(jobs[0] as RowJob).group;
+    if (group) {
+      const at = outcomes.flatMap((o, k) => (o.kind === 'value' ? [k] : []));
+      const input = args();
+      let placed: Awaited<ReturnType<typeof group.canonicalize>>;
+      try {
+        placed = await group.canonicalize(
+          input.length === 1 ? input[0] : input,
+          at.map((k) => (outcomes[k] as { value: unknown }).value),
+          signal,
+        );
+      } catch (error) {
+        end(error as Error);
         return;
       }
-      if (fatal !== null || ctx.signal?.aborted) return;
-      if (result.kind === 'timeout') stats.timeouts++;
-      ctx.record(row, i, pipelineOutcome(result, ctx, invalid));
+      at.forEach((k, j) => {
+        const p = placed[j];
+        outcomes[k] =
+          p === undefined || 'undecided' in p
+            ? { kind: 'crash', reason: 'the equivalence judge gave no verdict that places this output' }
+            : pipelineOutcome({ kind: 'value', value: p.value }, ctx, []);
+      });
+    }
+    outcomes.forEach((o, k) => {
+      const { row } = jobs[k] as RowJob;
+      if (o.kind === 'timeout') ctx.stats(row).timeouts++;
+      ctx.record(row, i, o);
     });
-  });
-  await Promise.all(calls);
+  };
+  await Promise.all([...groups.values()].flatMap((jobs) => ctx.inputs.map((_, i) => oneInput(jobs, i))));
   if (fatal !== null) throw fatal;
 };
 

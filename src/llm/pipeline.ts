@@ -18,7 +18,9 @@ import {
   readPositiveInt,
   readTags,
 } from '../errors/index.ts';
+import type { JudgedEquivalence } from './judged-equivalence.ts';
 import { Limiter } from './limiter.ts';
+import { provenanceOf } from './provenance.ts';
 import type { ChatMessage, ChatRequest, Completion, Llm } from './types.ts';
 
 /**
@@ -70,6 +72,11 @@ export interface FromPipelineOptions {
   label?: string;
   /** Tags put on every sample, besides `model`, `sample` and the client's `temperature`. */
   tags?: CandidateTags;
+  /**
+   * Outputs with many right spellings that no fixed comparator captures: a judge
+   * (`judgedEquivalence(...)`) clusters the samples' outputs on each input, and records say so.
+   */
+  equivalence?: JudgedEquivalence;
 }
 
 const KEYS = knownKeys<FromPipelineOptions>({
@@ -80,6 +87,7 @@ const KEYS = knownKeys<FromPipelineOptions>({
   timeoutMs: true,
   label: true,
   tags: true,
+  equivalence: true,
 });
 
 const WHERE = 'candidates.fromPipeline(fn, { llm, n })';
@@ -90,22 +98,6 @@ const WHERE = 'candidates.fromPipeline(fn, { llm, n })';
  * cache. They end the run.
  */
 const FATAL_CODES = new Set(['LLM_REPLAY_MISS', 'LLM_CONFIG', 'LLM_QUOTA', 'LLM_CACHE_CORRUPT']);
-
-const provenanceOf = (c: Completion): LlmProvenance =>
-  Object.freeze({
-    provider: c.provider,
-    model: c.model,
-    servedModel: c.servedModel,
-    key: c.key,
-    sample: c.sample,
-    cached: c.cached,
-    finishReason: c.finishReason,
-    truncated: c.finishReason === 'length',
-    usage: c.usage,
-    costUsd: c.costUsd,
-    retries: c.retries,
-    purpose: c.purpose,
-  });
 
 class PipelineTimeout extends Error {
   override name = 'PipelineTimeout';
@@ -234,6 +226,17 @@ export const fromPipeline = <I = never, R = unknown>(
   const temperature = llm.sampling.temperature;
   const limiter = new Limiter(concurrency);
   const source = fn.toString();
+  const equivalence = options.equivalence;
+  if (
+    equivalence !== undefined &&
+    (equivalence as Partial<JudgedEquivalence>)?.kind !== 'judged-equivalence'
+  ) {
+    throw new CrosscheckError(
+      'INVALID_OPTION',
+      `${WHERE}: \`equivalence\` must come from judgedEquivalence({ llm, specification }), got ${describeValue(equivalence)}.`,
+      { where: `${WHERE}: equivalence` },
+    );
+  }
   return Array.from({ length: n }, (_, i) => {
     const sample = start + i;
     const calls = new Map<string, LlmProvenance>();
@@ -246,7 +249,11 @@ export const fromPipeline = <I = never, R = unknown>(
         if (signal?.aborted) return { kind: 'thrown', thrown: signal.reason };
         return callOnce(fn as Pipeline<unknown>, llm, sample, args, timeoutMs, signal, record);
       });
-    const hooks: PipelineHooks = Object.freeze({ invoke, calls: () => [...calls.values()] });
+    const hooks: PipelineHooks = Object.freeze({
+      invoke,
+      calls: () => [...calls.values()],
+      ...(equivalence ? { group: equivalence.group } : {}),
+    });
     const label = `${prefix}#${sample}`;
     return Object.freeze({
       kind: 'function' as const,

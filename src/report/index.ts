@@ -9,8 +9,8 @@ export { processIsolationWarning } from './format.ts';
 export {
   checkLlmText,
   type LlmCallRecord,
-  type LlmModelRow,
   type LlmCandidateRow,
+  type LlmModelRow,
   type LlmRecord,
   type LlmSummary,
   type LlmTotals,

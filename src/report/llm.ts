@@ -1,4 +1,4 @@
-import type { Candidate, LlmProvenance } from '../candidates/index.ts';
+import type { Candidate, EquivalenceSummary, LlmProvenance } from '../candidates/index.ts';
 
 /**
  * Tokens and cost of the model calls behind a check: carried on the candidates (their `llm`
@@ -51,6 +51,12 @@ export interface LlmRecord {
    * (`candidates.fromPipeline`), whose calls depend on the inputs it ran on. Absent otherwise.
    */
   readonly candidates?: readonly LlmCandidateRow[];
+  /**
+   * Set when a model judged which outputs are equivalent (`judgedEquivalence`): who judged, how
+   * many pairs and how, and its agreement on the labelled check pairs (null when none were
+   * given). Its calls are among `calls`, with purpose `judge`.
+   */
+  readonly equivalence?: EquivalenceSummary;
 }
 
 /** One candidate's model calls, summed (live and replayed together). @public */
@@ -140,7 +146,12 @@ const candidateRow = (label: string, calls: readonly LlmCallRecord[]): LlmCandid
 /** The LLM record of a check from its candidates' provenance; null when none came from a model. @public */
 export const llmRecord = (candidates: readonly Candidate[]): LlmRecord | null => {
   const perCandidate = candidates.map(callsOf);
-  const calls = perCandidate.flat();
+  const groups = [
+    ...new Set(
+      candidates.flatMap((c) => (c.kind === 'function' && c.pipeline?.group ? [c.pipeline.group] : [])),
+    ),
+  ];
+  const calls = [...perCandidate.flat(), ...groups.flatMap((g) => g.calls().map(callOf))];
   if (calls.length === 0) return null;
   const totals = llmTotals(calls);
   const piped = candidates.some((c) => c.kind === 'function' && c.pipeline);
@@ -151,6 +162,7 @@ export const llmRecord = (candidates: readonly Candidate[]): LlmRecord | null =>
     ...(piped
       ? { candidates: candidates.map((c, i) => candidateRow(c.label, perCandidate[i] as LlmCallRecord[])) }
       : {}),
+    ...(groups[0] ? { equivalence: groups[0].summary() } : {}),
   };
 };
 

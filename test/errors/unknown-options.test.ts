@@ -90,6 +90,11 @@ const CASES: Record<string, Case> = {
     key: 'concurency',
     nearest: 'concurrency',
   },
+  judgedEquivalence: {
+    call: () => root.judgedEquivalence({ llm: llm(), specification: 's', chek: [] } as never),
+    key: 'chek',
+    nearest: 'check',
+  },
   fromFunctions: {
     call: () => root.fromFunctions([(x: number) => x], { lable: 'f' } as never),
     key: 'lable',

@@ -134,7 +134,9 @@ describe('guide: property tests of LLM pipelines (examples/property-pipeline)', 
 
   it('should pass the pipeline-under-test example, replaying its cache: shrunk inconsistency, self-consistency, review', () => {
     expect(run.all).toContain('Tests  3 passed (3)');
-    expect(run.all).toContain('Counterexample: [["Vendor: ACME Corp\\nItems: 0.01\\nDiscount: 0.01\\nCurrency: USD"]]');
+    expect(run.all).toContain(
+      'Counterexample: [["Vendor: ACME Corp\\nItems: 0.01\\nDiscount: 0.01\\nCurrency: USD"]]',
+    );
     expect(run.all).toContain('extract#2 → {"vendor": "ACME Corp", "total": 0.01, "currency": "USD"}');
   });
 });

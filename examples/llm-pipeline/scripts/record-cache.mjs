@@ -19,7 +19,10 @@ const server = await startScriptedLlmServer({
     { match: { purpose: 'scenarios' }, reply: scenariosReply },
     { match: { purpose: 'properties' }, reply: propertiesReply },
     { match: { purpose: 'inputs' }, reply: (req) => inputsReply(req.lastUser) },
-    { match: { purpose: 'judge' }, reply: (req) => judgeReply(req.messages.map((m) => m.content).join('\n')) },
+    {
+      match: { purpose: 'judge' },
+      reply: (req) => judgeReply(req.messages.map((m) => m.content).join('\n')),
+    },
     { match: { purpose: 'other' }, reply: (req) => extractionReply(req.lastUser, req.sample ?? 0) },
   ],
   // Anything else (a repair request, say) gets HTTP 400 naming it, and the test that sent it fails.

@@ -10,7 +10,10 @@
 /** The fields of an invoice's text. */
 export const parseInvoice = (text) => {
   const line = (name) => new RegExp(`^${name}: (.*)$`, 'm').exec(text)?.[1];
-  const items = (line('Items') ?? '').split(',').map((s) => Number(s.trim())).filter((x) => Number.isFinite(x));
+  const items = (line('Items') ?? '')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((x) => Number.isFinite(x));
   const discount = Number(line('Discount') ?? 0);
   const cents = Math.round(items.reduce((a, b) => a + b, 0) * 100);
   return {
@@ -40,7 +43,12 @@ export const extractionReply = (invoice, sample) => {
 const block = (lines) => `\`\`\`json\n${lines.join('\n')}\n\`\`\``;
 const invoice = (vendor, items, discount, currency) =>
   JSON.stringify([
-    [`Vendor: ${vendor}`, `Items: ${items.join(', ')}`, ...(discount ? [`Discount: ${discount}`] : []), `Currency: ${currency}`].join('\n'),
+    [
+      `Vendor: ${vendor}`,
+      `Items: ${items.join(', ')}`,
+      ...(discount ? [`Discount: ${discount}`] : []),
+      `Currency: ${currency}`,
+    ].join('\n'),
   ]);
 
 /** The review's scenarios (category partitioning of the specification) and inputs for each. */

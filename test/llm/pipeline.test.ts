@@ -15,6 +15,7 @@ import {
   run,
 } from '../../src/index.ts';
 import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
+import { parseRecord, serializeRecord } from '../../src/report/index.ts';
 import { context } from '../matchers/context.ts';
 import { tempCache } from './helpers.ts';
 
@@ -110,6 +111,9 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
       expect(row.completion).toBeGreaterThan(0);
     }
     expect(result.record.tokens?.prompt).toBeGreaterThan(0);
+    // The saved report keeps them: a record survives the JSON round trip with its per-sample rows.
+    const saved = parseRecord(JSON.parse(serializeRecord(result.record)));
+    expect(saved.llm?.candidates).toEqual(llmRecord?.candidates);
   });
 
   it('should fail toHaveIncoherenceBelow when one sample errs on a class of inputs', async () => {

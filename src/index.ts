@@ -27,10 +27,13 @@ export {
 export { CrosscheckError, type CrosscheckErrorCode, isCrosscheckError } from './errors/index.ts';
 
 import { candidates as sourceCandidates } from './candidates/index.ts';
-import { fromModel } from './llm/index.ts';
+import { fromModel, fromPipeline } from './llm/index.ts';
 
-/** The candidate builders, as a namespace (`fromModel` samples them from an LLM). @public */
-export const candidates = Object.freeze({ ...sourceCandidates, fromModel });
+/**
+ * The candidate builders, as a namespace (`fromModel` samples them from an LLM, `fromPipeline`
+ * makes n samples of one LLM pipeline). @public
+ */
+export const candidates = Object.freeze({ ...sourceCandidates, fromModel, fromPipeline });
 export {
   type CandidateRunStats,
   type CrashOutcome,
@@ -89,14 +92,22 @@ export {
   codegenMessages,
   costOf,
   createLlm,
+  type EquivalenceCheck,
   type FromModelOptions,
+  type FromPipelineOptions,
   fromModel,
+  fromPipeline,
+  type JudgedEquivalence,
+  type JudgedEquivalenceOptions,
+  judgedEquivalence,
   type Llm,
   type LlmCall,
   type LlmJson,
   type LlmOptions,
   type LlmProvenance,
   type LlmUsage,
+  type Pipeline,
+  type PipelineLlm,
   PRICES_AS_OF,
   type Price,
   type Prices,
@@ -235,16 +246,21 @@ export {
   type Equality,
   type EqualityMode,
   encode,
+  type FieldsOptions,
   FrozenSet,
   formatTagged,
   fromWire,
   type NeutralizeOptions,
+  type NumberOptions,
   neutralizeControls,
   type PreparedValue,
   PyDict,
   PyFloat,
   pyFloat,
+  type SemanticEquality,
+  same,
   type Tagged,
+  type TextOptions,
   Tuple,
   toWire,
   tuple,

@@ -131,6 +131,14 @@ describe('guide: property tests of LLM pipelines (examples/property-pipeline)', 
     expect(run.all).toContain('Caused by: Error: The candidates disagree on ["   ",3]:');
     expect(run.all).toContain('vitest exited with 1');
   });
+
+  it('should pass the pipeline-under-test example, replaying its cache: shrunk inconsistency, self-consistency, review', () => {
+    expect(run.all).toContain('Tests  3 passed (3)');
+    expect(run.all).toContain(
+      'Counterexample: [["Vendor: ACME Corp\\nItems: 0.01\\nDiscount: 0.01\\nCurrency: USD"]]',
+    );
+    expect(run.all).toContain('extract#2 → {"vendor": "ACME Corp", "total": 0.01, "currency": "USD"}');
+  });
 });
 
 describe('guide: benchmarking models (examples/benchmark-jest)', () => {

@@ -20,6 +20,74 @@ interface CandidateBase {
 export interface FunctionCandidate extends CandidateBase {
   readonly kind: 'function';
   readonly fn: (...args: never[]) => unknown;
+  /** Set for one sample of a pipeline (`candidates.fromPipeline`): how the runner calls it. */
+  readonly pipeline?: PipelineHooks;
+}
+
+/**
+ * What one call of a pipeline sample came to, as the runner needs it: the value returned, what
+ * was thrown, a timeout (the call was aborted), a failed model call, or a fatal error that must end the run (a
+ * replay miss: every other call would miss the same way, and a result cannot stand for it).
+ * @public
+ */
+export type PipelineCallResult =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'thrown'; readonly thrown: unknown }
+  | { readonly kind: 'timeout'; readonly ms: number }
+  /** The pipeline threw after a model call of its own failed (HTTP error, bad reply): unknown, not its answer. */
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'fatal'; readonly error: Error };
+
+/**
+ * How the in-process runner calls a pipeline sample: concurrently, under the pipeline's own
+ * concurrency limit and per-call timeout, with the run's abort signal.
+ * @public
+ */
+export interface PipelineHooks {
+  /** Calls the sample on one input's arguments; never rejects. */
+  readonly invoke: (args: readonly unknown[], signal: AbortSignal | undefined) => Promise<PipelineCallResult>;
+  /** The model calls this sample has made so far (each once), for records and reporters. */
+  readonly calls: () => readonly LlmProvenance[];
+  /**
+   * Shared by the samples of one pipeline when a judge decides equivalence: after every sample
+   * ran on an input, the runner hands their values to it and records what it returns.
+   */
+  readonly group?: PipelineGroup;
+}
+
+/** What an equivalence judge did, for records. @public */
+export interface EquivalenceSummary {
+  /** The judge's model. */
+  readonly judge: string;
+  /** Pairs of distinct outputs judged, and how: equivalent, different, or a reply with no verdict. */
+  readonly pairs: number;
+  readonly equivalent: number;
+  readonly different: number;
+  readonly garbage: number;
+  /** Judge calls that failed (HTTP error, bad reply): counted like garbage, never as equivalent. */
+  readonly failed: number;
+  /** Outputs the judge could not place (a garbage reply and no equivalent): unknown cells. */
+  readonly undecided: number;
+  /** Share of the labelled check pairs on which the judge agreed with the label; null without any. */
+  readonly agreement: number | null;
+  /** Labelled check pairs given. */
+  readonly checked: number;
+}
+
+/** Clusters the outputs of one pipeline's samples on one input (an equivalence judge). @public */
+export interface PipelineGroup {
+  /**
+   * For each value, the value of its cluster's first member, or `undecided`. Rejects only with
+   * an error that must end the run (a replay miss of a judge call).
+   */
+  canonicalize(
+    input: unknown,
+    values: readonly unknown[],
+    signal?: AbortSignal,
+  ): Promise<ReadonlyArray<{ readonly value: unknown } | { readonly undecided: true }>>;
+  summary(): EquivalenceSummary;
+  /** The judge's model calls so far. */
+  calls(): readonly LlmProvenance[];
 }
 
 /** A problem found before running: every call of such a candidate gets this as its `error` outcome. @public */

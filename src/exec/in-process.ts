@@ -1,4 +1,4 @@
-import type { FunctionCandidate } from '../candidates/index.ts';
+import type { FunctionCandidate, PipelineHooks } from '../candidates/index.ts';
 import { toErrorInfo } from '../errors/index.ts';
 import { createCodec, type Tagged } from '../values/index.ts';
 import type { Backend, RowJob, RunContext } from './backend.ts';
@@ -41,6 +41,108 @@ const settle = async (
 };
 
 /**
+ * The outcome of one pipeline call's result. A pipeline that returns `undefined` almost always
+ * forgot to return its parsed value; it gets an error outcome that says so rather than a value
+ * every such sample would agree on.
+ */
+const pipelineOutcome = (
+  result: Exclude<Awaited<ReturnType<PipelineHooks['invoke']>>, { kind: 'fatal' }>,
+  ctx: RunContext,
+  invalid: readonly string[],
+): Outcome => {
+  if (result.kind === 'timeout') return { kind: 'timeout', reason: 'call', ms: result.ms };
+  if (result.kind === 'failed') return { kind: 'crash', reason: result.reason };
+  if (result.kind === 'thrown') return thrownOutcome(result.thrown, invalid);
+  if (result.value === undefined) {
+    return {
+      kind: 'error',
+      name: 'PipelineReturnedUndefined',
+      message: 'the pipeline returned undefined: return the parsed value (null for "no answer").',
+    };
+  }
+  try {
+    return ctx.valueOutcome(codec.encode(result.value, { maxBytes: ctx.limits.maxOutputBytes }));
+  } catch (thrown) {
+    return thrown instanceof codec.EncodeFailure
+      ? { kind: 'error', name: thrown.name, message: thrown.message }
+      : thrownOutcome(thrown, invalid);
+  }
+};
+
+/**
+ * Pipeline samples: every call at once, bounded by the pipeline's own concurrency limit and
+ * per-call timeout (model calls wait on the network, not the CPU). Samples that share an
+ * equivalence judge run input by input: once all have answered an input, the judge clusters
+ * their values and each is recorded as its cluster's value. A fatal result (a replay miss)
+ * aborts the calls still running and ends the run with that error.
+ */
+const runPipelines = async (rows: readonly RowJob[], ctx: RunContext): Promise<void> => {
+  const stop = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  let fatal: Error | null = null;
+  const end = (error: Error) => {
+    fatal ??= error;
+    stop.abort(error);
+  };
+  const hooksOf = (job: RowJob) => (job.candidate as FunctionCandidate).pipeline as PipelineHooks;
+  const groups = new Map<object, RowJob[]>();
+  for (const job of rows) {
+    const key = hooksOf(job).group ?? hooksOf(job);
+    groups.set(key, [...(groups.get(key) ?? []), job]);
+  }
+  const oneInput = async (jobs: readonly RowJob[], i: number): Promise<void> => {
+    const args = () => codec.decode(ctx.inputs[i] as Tagged) as unknown[];
+    const results = await Promise.all(
+      jobs.map(async ({ row, candidate }) => {
+        const started = performance.now();
+        const result = await hooksOf({ row, candidate }).invoke(args(), signal);
+        ctx.stats(row).durationMs += performance.now() - started;
+        return result;
+      }),
+    );
+    for (const r of results) if (r.kind === 'fatal') end(r.error);
+    if (fatal !== null || ctx.signal?.aborted) return;
+    const outcomes = results.map((r, k) =>
+      pipelineOutcome(
+        r as Exclude<typeof r, { kind: 'fatal' }>,
+        ctx,
+        ctx.invalidNames((jobs[k] as RowJob).candidate),
+      ),
+    );
+    const group = hooksOf(jobs[0] as RowJob).group;
+    if (group) {
+      const at = outcomes.flatMap((o, k) => (o.kind === 'value' ? [k] : []));
+      const input = args();
+      let placed: Awaited<ReturnType<typeof group.canonicalize>>;
+      try {
+        placed = await group.canonicalize(
+          input.length === 1 ? input[0] : input,
+          at.map((k) => (outcomes[k] as { value: unknown }).value),
+          signal,
+        );
+      } catch (error) {
+        end(error as Error);
+        return;
+      }
+      at.forEach((k, j) => {
+        const p = placed[j];
+        outcomes[k] =
+          p === undefined || 'undecided' in p
+            ? { kind: 'crash', reason: 'the equivalence judge gave no verdict that places this output' }
+            : pipelineOutcome({ kind: 'value', value: p.value }, ctx, []);
+      });
+    }
+    outcomes.forEach((o, k) => {
+      const { row } = jobs[k] as RowJob;
+      if (o.kind === 'timeout') ctx.stats(row).timeouts++;
+      ctx.record(row, i, o);
+    });
+  };
+  await Promise.all([...groups.values()].flatMap((jobs) => ctx.inputs.map((_, i) => oneInput(jobs, i))));
+  if (fatal !== null) throw fatal;
+};
+
+/**
  * Trusted functions, called in this process. Each call decodes its own copy of the input, so a
  * function that mutates its arguments cannot affect the others. A synchronous infinite loop here
  * cannot be interrupted: trusted code is trusted.
@@ -48,7 +150,12 @@ const settle = async (
 export const inProcessBackend: Backend = {
   async run(rows: readonly RowJob[], ctx: RunContext): Promise<void> {
     const { maxOutputBytes, timeoutMs, candidateTimeMs } = ctx.limits;
+    const pipelines = rows.filter((r) => (r.candidate as FunctionCandidate).pipeline !== undefined);
+    const piped = runPipelines(pipelines, ctx);
+    // Awaited below; handled now so a fatal end while trusted functions still run is not "unhandled".
+    piped.catch(() => undefined);
     for (const { row, candidate } of rows) {
+      if ((candidate as FunctionCandidate).pipeline !== undefined) continue;
       const fn = (candidate as FunctionCandidate).fn as (...args: unknown[]) => unknown;
       const invalid = ctx.invalidNames(candidate);
       const stats = ctx.stats(row);
@@ -85,5 +192,6 @@ export const inProcessBackend: Backend = {
       }
       stats.durationMs += performance.now() - started;
     }
+    await piped;
   },
 };

@@ -13,8 +13,15 @@ export {
   type SampleProgress,
   sampleDataset,
 } from './dataset.ts';
+export {
+  type EquivalenceCheck,
+  type JudgedEquivalence,
+  type JudgedEquivalenceOptions,
+  judgedEquivalence,
+} from './judged-equivalence.ts';
 /** Internal: the CLI words a replay miss's fix as the command the user ran. @internal */
 export { replayMissFacts } from './miss.ts';
+export { type FromPipelineOptions, fromPipeline, type Pipeline, type PipelineLlm } from './pipeline.ts';
 export { BUILTIN_PRICES, PRICES_AS_OF } from './prices.ts';
 export { codegenMessages } from './prompts.ts';
 export { canonicalJson } from './request.ts';

@@ -13,7 +13,7 @@ import {
 import { RUN_LIMIT_KEYS, type RunOptions } from '../exec/index.ts';
 import { argsKey, isCrosscheckGen } from '../inputs/index.ts';
 import { isTask, type Task } from '../task/index.ts';
-import { comparator, type Equality } from '../values/index.ts';
+import { comparator, type Equality, equalityName } from '../values/index.ts';
 import { type CellRules, defaultEquality, type UnknownPolicy } from './agreement.ts';
 
 /** Options shared by {@link measure} and {@link detect}. All optional. @public */
@@ -244,7 +244,7 @@ export const resolveCommon = <A extends Args>(
       compareErrorMessages: options.compareErrorMessages === true,
       unknown: readUnknown(where, options.unknown),
     },
-    equalityName: typeof equality === 'function' ? 'custom' : equality,
+    equalityName: equalityName(equality),
     shrinkSteps: readShrink(where, options.shrink),
     run: Object.assign(Object.create(null), options.run),
     signal: options.signal,

@@ -9,6 +9,7 @@ export { processIsolationWarning } from './format.ts';
 export {
   checkLlmText,
   type LlmCallRecord,
+  type LlmCandidateRow,
   type LlmModelRow,
   type LlmRecord,
   type LlmSummary,

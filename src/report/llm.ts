@@ -1,4 +1,4 @@
-import type { Candidate, LlmProvenance } from '../candidates/index.ts';
+import type { Candidate, EquivalenceSummary, LlmProvenance } from '../candidates/index.ts';
 
 /**
  * Tokens and cost of the model calls behind a check: carried on the candidates (their `llm`
@@ -46,6 +46,27 @@ export interface LlmRecord {
   readonly replayed: LlmTotals;
   /** Models without a price. */
   readonly unpriced: readonly string[];
+  /**
+   * Tokens and cost per candidate, in candidate order, when some candidate is a pipeline sample
+   * (`candidates.fromPipeline`), whose calls depend on the inputs it ran on. Absent otherwise.
+   */
+  readonly candidates?: readonly LlmCandidateRow[];
+  /**
+   * Set when a model judged which outputs are equivalent (`judgedEquivalence`): who judged, how
+   * many pairs and how, and its agreement on the labelled check pairs (null when none were
+   * given). Its calls are among `calls`, with purpose `judge`.
+   */
+  readonly equivalence?: EquivalenceSummary;
+}
+
+/** One candidate's model calls, summed (live and replayed together). @public */
+export interface LlmCandidateRow {
+  readonly label: string;
+  readonly calls: number;
+  readonly prompt: number;
+  readonly completion: number;
+  /** Null when none of its calls was priced. */
+  readonly costUsd: number | null;
 }
 
 /** Most calls listed in one record. @public */
@@ -101,15 +122,47 @@ const callOf = (p: LlmProvenance): LlmCallRecord => ({
   retries: p.retries,
 });
 
+/** A candidate's model calls: its sampling call, or the calls its pipeline made so far. */
+const callsOf = (c: Candidate): LlmCallRecord[] => {
+  if (c.kind === 'source') return c.llm ? [callOf(c.llm)] : [];
+  if (c.kind === 'function' && c.pipeline) return c.pipeline.calls().map(callOf);
+  return [];
+};
+
+const candidateRow = (label: string, calls: readonly LlmCallRecord[]): LlmCandidateRow => {
+  const { live, replayed } = llmTotals(calls);
+  return {
+    label,
+    calls: live.calls + replayed.calls,
+    prompt: live.prompt + replayed.prompt,
+    completion: live.completion + replayed.completion,
+    costUsd:
+      live.costUsd === null && replayed.costUsd === null
+        ? null
+        : (live.costUsd ?? 0) + (replayed.costUsd ?? 0),
+  };
+};
+
 /** The LLM record of a check from its candidates' provenance; null when none came from a model. @public */
 export const llmRecord = (candidates: readonly Candidate[]): LlmRecord | null => {
-  const calls = candidates.flatMap((c) => (c.kind === 'source' && c.llm ? [callOf(c.llm)] : []));
+  const perCandidate = candidates.map(callsOf);
+  const groups = [
+    ...new Set(
+      candidates.flatMap((c) => (c.kind === 'function' && c.pipeline?.group ? [c.pipeline.group] : [])),
+    ),
+  ];
+  const calls = [...perCandidate.flat(), ...groups.flatMap((g) => g.calls().map(callOf))];
   if (calls.length === 0) return null;
   const totals = llmTotals(calls);
+  const piped = candidates.some((c) => c.kind === 'function' && c.pipeline);
   return {
     calls: calls.slice(0, MAX_RECORD_CALLS),
     truncated: Math.max(0, calls.length - MAX_RECORD_CALLS),
     ...totals,
+    ...(piped
+      ? { candidates: candidates.map((c, i) => candidateRow(c.label, perCandidate[i] as LlmCallRecord[])) }
+      : {}),
+    ...(groups[0] ? { equivalence: groups[0].summary() } : {}),
   };
 };
 

@@ -39,3 +39,11 @@ export {
   type PreparedValue,
 } from './equality.ts';
 export { formatTagged } from './format.ts';
+export {
+  equalityName,
+  type FieldsOptions,
+  type NumberOptions,
+  type SemanticEquality,
+  same,
+  type TextOptions,
+} from './same.ts';

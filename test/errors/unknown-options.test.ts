@@ -86,6 +86,16 @@ const CASES: Record<string, Case> = {
     key: 'sampling.topp',
     nearest: 'sampling.topP',
   },
+  fromPipeline: {
+    call: () => root.fromPipeline((x: string) => x, { llm: llm(), n: 2, concurency: 2 } as never),
+    key: 'concurency',
+    nearest: 'concurrency',
+  },
+  judgedEquivalence: {
+    call: () => root.judgedEquivalence({ llm: llm(), specification: 's', chek: [] } as never),
+    key: 'chek',
+    nearest: 'check',
+  },
   fromFunctions: {
     call: () => root.fromFunctions([(x: number) => x], { lable: 'f' } as never),
     key: 'lable',
@@ -189,6 +199,21 @@ const CASES: Record<string, Case> = {
     call: () => tri.addLength(tri.fwdInv(), { oof: 'xs' } as never),
     key: 'oof',
     nearest: 'of',
+  },
+  'same.text': {
+    call: () => root.same.text({ ignorecase: true } as never),
+    key: 'ignorecase',
+    nearest: 'ignoreCase',
+  },
+  'same.number': {
+    call: () => root.same.number({ ab: 0.01 } as never),
+    key: 'ab',
+    nearest: 'abs',
+  },
+  'same.fields': {
+    call: () => root.same.fields({}, { rests: 'ignore' } as never),
+    key: 'rests',
+    nearest: 'rest',
   },
   'gen.fromArbitrary': {
     call: () => gen.fromArbitrary(fc.tuple(fc.nat()), { desc: 'x' } as never),
@@ -373,6 +398,11 @@ const CASES: Record<string, Case> = {
 
 /** Public functions that take no options object (positional arguments, or none), and why they need no check. */
 const NO_OPTIONS = new Set([
+  // semantic equalities: an equality or a key function, positional
+  'same.json',
+  'same.set',
+  'same.list',
+  'same.by',
   // values and outcomes: positional
   'Complex',
   'CrosscheckError',

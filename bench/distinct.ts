@@ -59,10 +59,13 @@ mkdirSync(join(copy, 'candidates'), { recursive: true });
 symlinkSync(join(data, 'tasks.jsonl.gz'), join(copy, 'tasks.jsonl.gz'));
 let samples = 0;
 for (const model of MODELS) {
-  const rows = [...loadCandidates(data, model).values()].map((c) => ({
-    task_id: c.taskId,
-    codes: c.codes.map((code, k) => `${code}\n# crosscheck distinct sample ${k}\n`),
-  }));
+  const chosen = new Set(TASKS);
+  const rows = [...loadCandidates(data, model).values()]
+    .filter((c) => chosen.has(c.taskId))
+    .map((c) => ({
+      task_id: c.taskId,
+      codes: c.codes.map((code, k) => `${code}\n# crosscheck distinct sample ${k}\n`),
+    }));
   samples += rows.reduce((n, r) => n + r.codes.length, 0);
   writeFileSync(
     join(copy, 'candidates', `${model}.jsonl`),

@@ -13,15 +13,7 @@
  *
  * Other tasks and models show where a larger run's time goes (the defaults are issue 18's).
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,13 +26,15 @@ import {
   resolveBenchOptions,
   runBench,
 } from '../src/bench/index.ts';
-import { benchPhases, cpuNowMs, resetBenchPhases } from '../src/bench/phases.ts';
+import { benchPhases, resetBenchPhases } from '../src/bench/phases.ts';
 import { taskInputs } from '../src/bench/task-inputs.ts';
 import { fromSources } from '../src/candidates/index.ts';
 import { commaList } from '../src/cli/comma-list.ts';
-import { confine, resolveIsolation } from '../src/exec/isolation/index.ts';
+import { confine, releaseConfined, resolveIsolation } from '../src/exec/isolation/index.ts';
 import { checkPython, closePythonWorkers } from '../src/exec/python/index.ts';
 import { encode } from '../src/values/index.ts';
+import { cpuSince, cpuSnapshot, loadText } from './cpu-tree.ts';
+import { measureCandidateCost, measureEndToEnd, measureForkCost } from './per-candidate.ts';
 
 const { values: flags } = parseArgs({
   options: { tasks: { type: 'string' }, models: { type: 'string' } },
@@ -77,58 +71,8 @@ const benchOptions = {
 } as const;
 const options = resolveBenchOptions(benchOptions);
 
-/** user + system time of a process and of its reaped children, in seconds (/proc/<pid>/stat). */
-const procCpu = (pid: number | 'self'): { ppid: number; own: number; children: number } | null => {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const n = (i: number): number => (Number(f[i]) || 0) / 100;
-    return { ppid: Number(f[1]), own: n(11) + n(12), children: n(13) + n(14) };
-  } catch {
-    return null;
-  }
-};
-
-/** CPU seconds of every live process below this one (the workers, their children, bubblewrap). */
-const liveTreeCpu = (): number => {
-  const kids = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid <= 0) continue;
-    const s = procCpu(pid);
-    if (s === null) continue;
-    cpu.set(pid, s.own + s.children);
-    kids.set(s.ppid, [...(kids.get(s.ppid) ?? []), pid]);
-  }
-  let sum = 0;
-  const queue = [...(kids.get(process.pid) ?? [])];
-  while (queue.length > 0) {
-    const pid = queue.pop() as number;
-    sum += cpu.get(pid) ?? 0;
-    queue.push(...(kids.get(pid) ?? []));
-  }
-  return sum;
-};
-
-/**
- * Host CPU and CPU of every process below it (live ones, and reaped ones through /proc/self).
- * Taken before the workers stop: a stopped worker's own children are reaped by no one here.
- */
-const cpuSnapshot = (): { host: number; workers: number } => ({
-  host: cpuNowMs() / 1000,
-  workers: liveTreeCpu() + (procCpu('self')?.children ?? 0),
-});
-
-const since = (a: { host: number; workers: number }) => {
-  const b = cpuSnapshot();
-  return { host: b.host - a.host, workers: b.workers - a.workers };
-};
-
-const load = (): string =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+const since = cpuSince;
+const load = loadText;
 
 // 1. The benchmark, as `crosscheck bench` runs it, recording the inputs of each task.
 console.error(
@@ -210,9 +154,13 @@ const work = {
 // The candidates are untrusted: the floor runs inside the OS boundary when there is one (which
 // costs nothing per call: the process is confined once). Its folder is all it may write.
 const isolation = resolveIsolation('auto');
+// The work goes in a folder of its own, mounted read-only: under 'os' the floor's working
+// directory is a fresh tmpfs inside the sandbox, where a file written on the host is not seen.
 const floorDir = join(dir, 'floor');
 mkdirSync(floorDir);
-const workFile = join(floorDir, 'work.json');
+const workDir = join(dir, 'work');
+mkdirSync(workDir);
+const workFile = join(workDir, 'work.json');
 writeFileSync(workFile, JSON.stringify(work));
 console.error(
   `bench:floor: exported ${work.tasks.reduce((s, t) => s + t.inputs.length, 0)} inputs of ${work.tasks.length} tasks to ${workFile}`,
@@ -225,17 +173,19 @@ const cmd = confine(
     args: ['-s', '-B', join(root, 'bench', 'floor.py'), workFile],
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PYTHONHASHSEED: '0', HOME: floorDir, TMPDIR: floorDir },
     workdir: floorDir,
-    readOnly: [join(root, 'bench'), join(root, 'python')],
+    readOnly: [join(root, 'bench'), join(root, 'python'), workDir],
   },
   isolation,
 );
-// The floor's progress (a line per tenth of its tasks) goes straight to this terminal.
+// The floor's progress (a line per tenth of its tasks) goes straight to this terminal. The
+// sandbox's descriptors (the read-only folders, its system call filter) follow stdio.
 const floorRun = await execa(cmd.file, cmd.args, {
   env: cmd.env,
   extendEnv: false,
   cwd: floorDir,
-  stderr: 'inherit',
-});
+  // (execa passes a number through as that descriptor; its types only name 0 to 2.)
+  stdio: ['ignore', 'pipe', 'inherit', ...(cmd.fds as unknown as 3[])],
+}).finally(() => releaseConfined(cmd));
 const floor = JSON.parse(String(floorRun.stdout).trim().split('\n').pop() ?? '{}') as {
   referenceCalls: number;
   candidateCalls: number;
@@ -250,7 +200,16 @@ const floor = JSON.parse(String(floorRun.stdout).trim().split('\n').pop() ?? '{}
   repeatSeconds: number;
 };
 
-// 4. Figures.
+// 4. What one candidate costs, with the boundary on, and the machine's fork cost this hour
+// (the floor of a clean process per candidate), measured now, beside the figures they explain.
+const forkCost = await measureForkCost(python.executable);
+const costDir = join(dir, 'per-candidate');
+mkdirSync(costDir);
+const zygoteCost = await measureCandidateCost(python.executable, isolation, costDir);
+const endToEnd = await measureEndToEnd();
+await closePythonWorkers();
+
+// 5. Figures.
 const benchTotal = benchCpu.host + benchCpu.workers;
 const callShare = floor.candidateSeconds / Math.max(1e-9, floor.candidateSeconds + floor.referenceSeconds);
 // The bench runs each distinct program of a task once; the floor calls every sample. The bench's
@@ -273,6 +232,19 @@ const parts: Array<[string, number]> = [
   ['analysis (pairs, groups, draws, records)', phases.analysisMs / 1000],
   [HOST_REST, benchCpu.host - inputsCpu.host - phases.cellsMs / 1000 - phases.analysisMs / 1000],
 ];
+const us = (x: number): string => `${Math.round(x).toLocaleString('en')} µs`;
+/** The per-candidate line: end to end through run(), then the zygote's parts (bench/per-candidate.ts). */
+const perCandidateLine = (): string =>
+  [
+    `per candidate: ${us(endToEnd.hostUs + endToEnd.workersUs)} CPU (run() of ${endToEnd.candidates} trivial candidates, one call each: host ${us(endToEnd.hostUs)}, workers ${us(endToEnd.workersUs)}),`,
+    `  of which, in the zygote (${us(zygoteCost.cpuUs)}, its own code timed on ${zygoteCost.candidates} candidates): fork ${us(zygoteCost.forkUs)}, sandbox ${us(zygoteCost.sandboxUs)},`,
+    `  files ${us(zygoteCost.filesUs)}, pipes ${us(zygoteCost.pipesUs)}, zygote's other work ${us(zygoteCost.zygoteRestUs)}, the candidate's load and call ${us(zygoteCost.candidateUs)};`,
+    `  host ${us(endToEnd.hostUs)}. Page faults a candidate: ${zygoteCost.zygoteFaults} in the zygote, ${zygoteCost.childFaults} in its child (${zygoteCost.forkOnlyChildFaults} for a child that only exits);`,
+    `  ${Object.entries(zygoteCost.perCandidate)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ')} a candidate.`,
+    `fork cost this hour: ${forkCost.cpuMsPerFork.toFixed(2)} ms CPU per bare Python fork-and-exit (parent ${forkCost.parentCpuMs.toFixed(2)} ms, child ${forkCost.childCpuMs.toFixed(2)} ms; ${forkCost.parentFaults} + ${forkCost.childFaults} page faults).`,
+  ].join('\n');
 const s = (x: number): string => `${x.toFixed(2).padStart(7)} s`;
 const pct = (x: number): string => `${((100 * x) / benchTotal).toFixed(0).padStart(3)} %`;
 // The transport lines are what is left once the other parts are taken out. Where candidates run
@@ -290,6 +262,8 @@ const lines = [
   `bench / floor     ${(benchWall / floor.wallSeconds).toFixed(1).padStart(7)} ×  ${(benchTotal / floor.cpuSeconds).toFixed(1).padStart(7)} ×`,
   `  the floor calls every sample; ${floor.repeatCalls} of its ${floor.candidateCalls} candidate calls repeat a program of the same task, which the bench runs once.`,
   `  Over a floor that also skipped them (${distinctFloorCpu.toFixed(2)} s of CPU): ${(benchTotal / distinctFloorCpu).toFixed(1)} × CPU.`,
+  '',
+  perCandidateLine(),
   '',
   'where the bench’s CPU time went:',
   ...parts.map(([name, x]) => `  ${name.padEnd(58)} ${known(name, x) ? `${s(x)}  ${pct(x)}` : '      —'}`),
@@ -317,6 +291,8 @@ console.log(
     breakdown: Object.fromEntries(
       parts.map(([name, x]) => [name.split(' (')[0], known(name, x) ? Number(x.toFixed(3)) : null]),
     ),
+    perCandidate: { ...endToEnd, zygote: zygoteCost },
+    forkCost,
     loadAverage: loadavg()[0],
   }),
 );

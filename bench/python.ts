@@ -9,6 +9,8 @@
 import { execa } from 'execa';
 import { closePythonWorkers } from '../src/exec/python/index.ts';
 import { candidates, defineTask, run } from '../src/index.ts';
+import { cpuSince, cpuSnapshot, loadText } from './cpu-tree.ts';
+import { measureForkCost } from './per-candidate.ts';
 
 const CANDIDATES = 10;
 const REPEATS = 3;
@@ -33,24 +35,35 @@ const moderateInputs = Array.from({ length: INPUTS }, (_, i) => [
 const sources = (code: string): string[] =>
   Array.from({ length: CANDIDATES }, (_, k) => `${code}# sample ${k}\n`);
 
-const callsPerSec = async (code: string, inputs: number[][] | number[][][]): Promise<number> => {
+/** Calls per second of wall time and per second of CPU time (host and workers), best of REPEATS. */
+const callsPerSec = async (
+  code: string,
+  inputs: number[][] | number[][][],
+): Promise<{ wall: number; cpu: number }> => {
   const task = defineTask({ name: 'f' });
   const cs = candidates.fromSources(sources(code), { language: 'python', entry: 'f' });
   // Warm-up: starts the workers, so the figure is steady-state throughput.
   await run(task, cs.slice(0, 2), inputs.slice(0, 100));
   let best = Number.POSITIVE_INFINITY;
+  let bestCpu = Number.POSITIVE_INFINITY;
   for (let r = 0; r < REPEATS; r++) {
+    const cpu0 = cpuSnapshot();
     const started = performance.now();
     const matrix = await run(task, cs, inputs);
     best = Math.min(best, (performance.now() - started) / 1000);
+    const cpu = cpuSince(cpu0);
+    bestCpu = Math.min(bestCpu, cpu.host + cpu.workers);
     const failures = matrix.outcomes.flat().filter((o) => o.kind !== 'value').length;
     if (failures > 0) throw new Error(`${failures} calls did not return a value`);
   }
-  return (CANDIDATES * inputs.length) / best;
+  return { wall: (CANDIDATES * inputs.length) / best, cpu: (CANDIDATES * inputs.length) / bestCpu };
 };
 
 /** Seconds for the same calls in one Python process, no runner: the floor. */
-const plainLoopSeconds = async (code: string, inputs: unknown[][]): Promise<number> => {
+const plainLoopSeconds = async (
+  code: string,
+  inputs: unknown[][],
+): Promise<{ wall: number; cpu: number }> => {
   const script = [
     'import json, sys, time',
     'inputs = json.loads(sys.stdin.read())',
@@ -60,35 +73,56 @@ const plainLoopSeconds = async (code: string, inputs: unknown[][]): Promise<numb
     `    exec(${JSON.stringify(code)}, ns)`,
     "    fns.append(ns['f'])",
     'best = float("inf")',
+    'best_cpu = float("inf")',
     `for _ in range(${REPEATS}):`,
-    '    t = time.perf_counter()',
+    '    t, c = time.perf_counter(), time.process_time()',
     '    for f in fns:',
     '        for args in inputs:',
     '            f(*args)',
     '    best = min(best, time.perf_counter() - t)',
-    'print(best)',
+    '    best_cpu = min(best_cpu, time.process_time() - c)',
+    'print(best, best_cpu)',
   ].join('\n');
   const result = await execa('python3', ['-c', script], { input: JSON.stringify(inputs) });
-  return Number(result.stdout.trim());
+  const [wall, cpu] = result.stdout.trim().split(' ').map(Number);
+  return { wall: wall as number, cpu: cpu as number };
 };
 
-const trivialCallsPerSec = await callsPerSec(TRIVIAL, trivialInputs);
-console.log(`trivial:  ${Math.round(trivialCallsPerSec).toLocaleString('en')} calls/s`);
-const moderateCallsPerSec = await callsPerSec(MODERATE, moderateInputs);
-console.log(`moderate: ${Math.round(moderateCallsPerSec).toLocaleString('en')} calls/s`);
+const fmt = (x: number): string => Math.round(x).toLocaleString('en');
+const load0 = loadText();
+const fork = await measureForkCost('python3');
+const trivial = await callsPerSec(TRIVIAL, trivialInputs);
+console.log(
+  `trivial:  ${fmt(trivial.wall)} calls/s, ${fmt(trivial.cpu)} calls per CPU second (host and workers)`,
+);
+const moderate = await callsPerSec(MODERATE, moderateInputs);
+console.log(
+  `moderate: ${fmt(moderate.wall)} calls/s, ${fmt(moderate.cpu)} calls per CPU second (host and workers)`,
+);
+const trivialCallsPerSec = trivial.wall;
+const moderateCallsPerSec = moderate.wall;
 const trivialLoop = await plainLoopSeconds(TRIVIAL, trivialInputs);
 const moderateLoop = await plainLoopSeconds(MODERATE, moderateInputs);
 const calls = CANDIDATES * INPUTS;
 console.log(
-  `plain loop (one process): trivial ${Math.round(calls / trivialLoop).toLocaleString('en')} calls/s, moderate ${Math.round(calls / moderateLoop).toLocaleString('en')} calls/s`,
+  `plain loop (one process): trivial ${fmt(calls / trivialLoop.wall)} calls/s, moderate ${fmt(calls / moderateLoop.wall)} calls/s (CPU: ${fmt(calls / trivialLoop.cpu)}, ${fmt(calls / moderateLoop.cpu)} calls per CPU second)`,
 );
-const moderateOverPlainLoop = calls / moderateCallsPerSec / moderateLoop;
-console.log(`moderate: runner time / plain loop time = ${moderateOverPlainLoop.toFixed(2)}`);
+const moderateOverPlainLoop = calls / moderateCallsPerSec / moderateLoop.wall;
+const moderateOverPlainLoopCpu = calls / moderate.cpu / moderateLoop.cpu;
+console.log(
+  `moderate: runner time / plain loop time = ${moderateOverPlainLoop.toFixed(2)} (wall), ${moderateOverPlainLoopCpu.toFixed(2)} (CPU)`,
+);
+console.log(
+  `load average ${load0} before, ${loadText()} after; fork cost this hour ${fork.cpuMsPerFork.toFixed(2)} ms CPU per bare Python fork-and-exit`,
+);
 await closePythonWorkers();
 console.log(
   JSON.stringify({
     trivialCallsPerSec: Math.round(trivialCallsPerSec),
     moderateCallsPerSec: Math.round(moderateCallsPerSec),
     moderateOverPlainLoop: Number(moderateOverPlainLoop.toFixed(3)),
+    moderateOverPlainLoopCpu: Number(moderateOverPlainLoopCpu.toFixed(3)),
+    forkCpuMs: fork.cpuMsPerFork,
+    loadAverage: loadText(),
   }),
 );

@@ -21,6 +21,15 @@ export const HEAVY_FILES = [
   'test/llm/humaneval-replay.test.ts',
   'test/data/humaneval-measure.test.ts',
   'test/data/humaneval-python.test.ts',
+  // The bench figures pinned on 10 HumanEval tasks × 3 models × 600 inputs (seed-for-seed):
+  // a dataset run; the bench's mechanisms keep their quick tests in test/bench.
+  'test/bench/pin.test.ts',
+  // Three real Vitest runs of a host project with the crosscheck reporter (whole and two shards)
+  // and its HTML report in Chromium; the reporter's own modules keep quick tests.
+  'test/reporter/vitest.test.ts',
+  // Holds one core with twelve spinning processes for several seconds, on purpose: beside the
+  // quick suite's other files it would slow them all, and it needs the whole core to itself.
+  'test/exec/busy-machine.test.ts',
   // A Vitest run inside the test: the triangulation bench test must fail under CI without its data.
   'test/triangulate/bench-cli-ci.test.ts',
   // tsdown's build of dist/ and the type checks of every host entry.

@@ -15,6 +15,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Inert unless CROSSCHECK_CPU_LOG names a file: then each test file logs its CPU time there.
+    setupFiles: ['./test/helpers/cpu-meter.ts'],
     // Vitest's default leaves one core idle (cores − 1); most files wait on child processes.
     maxWorkers: '100%',
     projects: [
@@ -24,8 +26,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        // One file at a time: several run `npm pack`, whose prepack rebuilds dist/ in place.
-        test: { name: 'heavy', include: [...HEAVY_FILES], exclude: [...NOT_TESTS], maxWorkers: 1 },
+        // One file at a time when several would run `npm pack`, whose prepack rebuilds dist/ in
+        // place; side by side when CI packed once beforehand (CROSSCHECK_TARBALL, test/helpers/pack.ts).
+        test: {
+          name: 'heavy',
+          include: [...HEAVY_FILES],
+          exclude: [...NOT_TESTS],
+          maxWorkers: process.env.CROSSCHECK_TARBALL ? '100%' : 1,
+        },
       },
       {
         extends: true,

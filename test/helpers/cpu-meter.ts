@@ -1,9 +1,12 @@
 /**
  * Per-file CPU meter for measuring the suites: with `CROSSCHECK_CPU_LOG=<file>` set, each test
- * file appends one JSON line `{ file, cpuMs, wallMs }` to that file when it ends. The CPU is the
- * worker's own time plus that of the child processes it has waited for (`/proc/self/stat`
- * utime, stime, cutime, cstime), so sandboxes and Python workers count too; wall time alone says
- * little on a shared, loaded machine. Without the variable this file does nothing.
+ * file appends one JSON line `{ file, pid, cpuMs, processCpuMs, wallMs }` to that file when it
+ * ends. The CPU is the worker's own time plus that of the child processes it has waited for
+ * (`/proc/self/stat` utime, stime, cutime, cstime), so sandboxes and Python workers count too;
+ * wall time alone says little on a shared, loaded machine. `cpuMs` counts from the moment this
+ * setup file loads (the test file's imports and tests), `processCpuMs` from the worker's start
+ * (Vitest's own start-up too: each test file runs in a fresh worker). Without the variable this
+ * file does nothing.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';

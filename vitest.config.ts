@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { ALL_TESTS, HEAVY_FILES, NOT_TESTS, OS_BOUNDARY_FILES } from './test/suites.ts';
+import { ALL_TESTS, HEAVY_FILES, NOT_QUICK, NOT_TESTS, OS_BOUNDARY_FILES } from './test/suites.ts';
 
 /**
  * Three projects (test/suites.ts says which file goes where):
@@ -22,7 +22,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'quick', include: [...ALL_TESTS], exclude: [...NOT_TESTS, ...HEAVY_FILES] },
+        test: {
+          name: 'quick',
+          include: [...ALL_TESTS],
+          exclude: [...NOT_TESTS, ...NOT_QUICK],
+          // Three files at a time on two cores: a quick file spends about a third of its wall
+          // time waiting (child processes starting, limits and timeouts running out; measured
+          // with test/helpers/cpu-meter.ts), so one worker per core leaves the cores idle.
+          maxWorkers: '150%',
+        },
       },
       {
         extends: true,

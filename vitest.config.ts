@@ -26,9 +26,10 @@ export default defineConfig({
           name: 'quick',
           include: [...ALL_TESTS],
           exclude: [...NOT_TESTS, ...NOT_QUICK],
-          // Three files at a time on two cores: a quick file spends about a third of its wall
+          // Three files at a time on two cores: a quick file spends about a fifth of its wall
           // time waiting (child processes starting, limits and timeouts running out; measured
-          // with test/helpers/cpu-meter.ts), so one worker per core leaves the cores idle.
+          // with test/helpers/cpu-meter.ts), so one worker per core leaves the cores idle a
+          // quarter of the time.
           maxWorkers: '150%',
         },
       },

@@ -26,10 +26,9 @@ export default defineConfig({
           name: 'quick',
           include: [...ALL_TESTS],
           exclude: [...NOT_TESTS, ...NOT_QUICK],
-          // Three files at a time on two cores: a quick file spends about a fifth of its wall
-          // time waiting (child processes starting, limits and timeouts running out; measured
-          // with test/helpers/cpu-meter.ts), so one worker per core leaves the cores idle a
-          // quarter of the time.
+          // Three files at a time on two cores: a quick file spends part of its wall time
+          // waiting (child processes starting, limits and timeouts running out; compare its CPU
+          // time from test/helpers/cpu-meter.ts), so one worker per core leaves the cores idle.
           maxWorkers: '150%',
         },
       },

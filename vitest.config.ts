@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { ALL_TESTS, HEAVY_FILES, NOT_TESTS, OS_BOUNDARY_FILES } from './test/suites.ts';
+import { ALL_TESTS, HEAVY_FILES, NOT_QUICK, NOT_TESTS, OS_BOUNDARY_FILES } from './test/suites.ts';
 
 /**
  * Three projects (test/suites.ts says which file goes where):
@@ -15,17 +15,33 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Inert unless CROSSCHECK_CPU_LOG names a file: then each test file logs its CPU time there.
+    setupFiles: ['./test/helpers/cpu-meter.ts'],
     // Vitest's default leaves one core idle (cores − 1); most files wait on child processes.
     maxWorkers: '100%',
     projects: [
       {
         extends: true,
-        test: { name: 'quick', include: [...ALL_TESTS], exclude: [...NOT_TESTS, ...HEAVY_FILES] },
+        test: {
+          name: 'quick',
+          include: [...ALL_TESTS],
+          exclude: [...NOT_TESTS, ...NOT_QUICK],
+          // Three files at a time on two cores: a quick file spends part of its wall time
+          // waiting (child processes starting, limits and timeouts running out; compare its CPU
+          // time from test/helpers/cpu-meter.ts), so one worker per core leaves the cores idle.
+          maxWorkers: '150%',
+        },
       },
       {
         extends: true,
-        // One file at a time: several run `npm pack`, whose prepack rebuilds dist/ in place.
-        test: { name: 'heavy', include: [...HEAVY_FILES], exclude: [...NOT_TESTS], maxWorkers: 1 },
+        // One file at a time when several would run `npm pack`, whose prepack rebuilds dist/ in
+        // place; side by side when CI packed once beforehand (CROSSCHECK_TARBALL, test/helpers/pack.ts).
+        test: {
+          name: 'heavy',
+          include: [...HEAVY_FILES],
+          exclude: [...NOT_TESTS],
+          maxWorkers: process.env.CROSSCHECK_TARBALL ? '100%' : 1,
+        },
       },
       {
         extends: true,

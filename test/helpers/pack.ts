@@ -1,5 +1,5 @@
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { execa } from 'execa';
 
 /**
@@ -10,9 +10,26 @@ import { execa } from 'execa';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
-/** Packs this repository into `dir` and returns the tarball's path. */
+/**
+ * A tarball packed once for the whole run, by CI (.ci/run packs before the heavy suite, which
+ * then needs no `npm pack` per file and so can run its files side by side). Unset, each file
+ * packs the checkout itself.
+ */
+const SHARED_TARBALL = process.env.CROSSCHECK_TARBALL;
+
+/** Packs this repository into `dir` (or copies CROSSCHECK_TARBALL there) and returns the tarball's path. */
 export const packTarball = async (dir: string): Promise<string> => {
   mkdirSync(dir, { recursive: true });
+  if (SHARED_TARBALL !== undefined && SHARED_TARBALL !== '') {
+    if (!existsSync(SHARED_TARBALL)) {
+      throw new Error(
+        `CROSSCHECK_TARBALL names ${SHARED_TARBALL}, which does not exist; unset it to pack here`,
+      );
+    }
+    const copy = join(dir, basename(SHARED_TARBALL));
+    copyFileSync(SHARED_TARBALL, copy);
+    return copy;
+  }
   await execa('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: ROOT, timeout: 300_000 });
   const tarball = readdirSync(dir).find((f) => /^crosscheck-.*\.tgz$/.test(f));
   if (!tarball) throw new Error(`npm pack left no crosscheck-*.tgz in ${dir}`);

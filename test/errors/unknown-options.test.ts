@@ -315,6 +315,9 @@ const CASES: Record<string, Case> = {
 
 /** Public functions that take no options object (positional arguments, or none), and why they need no check. */
 const NO_OPTIONS = new Set([
+  // saved reports: a path or JSON, and a figure name
+  'readReport',
+  'perModel',
   // values and outcomes: positional
   'Complex',
   'CrosscheckError',

@@ -104,6 +104,7 @@ export {
   type ModelRow,
   type PacVerdict,
   type ReferenceFigures,
+  type ReviewRow,
   type ReviewSummary,
   rankTaskPoints,
   type SuiteFigures,

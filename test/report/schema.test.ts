@@ -57,6 +57,8 @@ beforeAll(async () => {
   const out = join(work, 'suite');
   const run = await spawnVitest(join(ROOT, 'test', 'fixtures', 'report-kinds'), {
     env: { REPORT_OUT: out, ...PLAIN_ENV },
+    // A whole Vitest run on a shared machine: give it room, as the heavy suite runs one file at a time.
+    timeoutMs: 240_000,
   });
   expect(run.exitCode, run.all).toBe(0);
   suiteReport = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
@@ -71,11 +73,11 @@ beforeAll(async () => {
       join(ROOT, 'test', 'bench', 'fixtures', 'run-bench.ts'),
       ...['--data', data, '--m', '2', '--n', '20', '--jobs', '1', '--out', benchPath],
     ],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000 },
+    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 240_000 },
   );
   expect(bench.status, `${bench.stdout}\n${bench.stderr}`).toBe(0);
   benchReport = JSON.parse(readFileSync(benchPath, 'utf8'));
-}, 240_000);
+}, 420_000);
 
 describe('docs/report.schema.json', () => {
   it('is a JSON Schema 2020-12 with a description on every property', () => {

@@ -24,11 +24,13 @@ beforeAll(async () => {
   const out = join(work, 'report');
   const run = await spawnVitest(join(ROOT, 'test', 'fixtures', 'report-kinds'), {
     env: { REPORT_OUT: out, ...PLAIN_ENV },
+    // A whole Vitest run on a shared machine: give it room, as the heavy suite runs one file at a time.
+    timeoutMs: 240_000,
   });
   expect(run.exitCode, run.all).toBe(0);
   html = join(out, 'report.html');
   mkdirSync(SHOTS, { recursive: true });
-}, 180_000);
+}, 300_000);
 
 /** The page's DOM and a screenshot saved as `name`, at 1300 px wide; null without Chromium. */
 const open = async (name: string, context: TestContext, options: ShotOptions) => {

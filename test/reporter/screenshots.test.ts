@@ -32,10 +32,13 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
 }, 300_000);
 
-/** The page's DOM and a screenshot saved as `name`, at 1300 px wide; null without Chromium. */
+/**
+ * The page's DOM and a screenshot saved as `name`, 1300 × 2600 px (tall enough to hold the checks
+ * table below the cards and plots, expanded row included); null without Chromium.
+ */
 const open = async (name: string, context: TestContext, options: ShotOptions) => {
   const dom = await chromiumDom(html, context, { width: 1300, height: 1000, ...options });
-  const shot = await chromiumScreenshot(html, context, { width: 1300, height: 1000, ...options });
+  const shot = await chromiumScreenshot(html, context, { width: 1300, height: 2600, ...options });
   if (!dom || !shot) return null;
   const png = join(SHOTS, name);
   copyFileSync(shot.png, png);
@@ -61,7 +64,7 @@ const detailOf = (dom: string): string =>
 
 describe('HTML report in headless Chromium', () => {
   it('shows the overview with its cards and the legend', async (context) => {
-    const dom = await open('overview.png', context, { height: 2400 });
+    const dom = await open('overview.png', context, {});
     if (!dom) return;
     expect(dom).toMatch(/<b>7<\/b><span>passed<\/span>/);
     expect(dom).toContain('flagged task: candidates disagreed on some input');

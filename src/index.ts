@@ -6,6 +6,16 @@
  * outcome matrix; `gen` makes the inputs.
  * @packageDocumentation
  */
+
+export {
+  type BenchPairEntry,
+  type BenchSection,
+  type ModelFigures,
+  type PerModelFigure,
+  perModel,
+  type ReadReport,
+  readReport,
+} from './bench/index.ts';
 export {
   type Candidate,
   type CandidateOptions,
@@ -142,6 +152,7 @@ export {
   type WitnessOutput,
   type WitnessReason,
 } from './measure/index.ts';
+export type { CheckRow, CrosscheckRecord, CrosscheckReport, SuiteFigures, Summary } from './report/index.ts';
 export {
   type CandidateRelationResult,
   type CandidateViolation,

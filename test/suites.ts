@@ -43,6 +43,10 @@ export const HEAVY_FILES = [
   'test/review/humaneval.test.ts',
   // A Vitest run inside the test: the triangulation bench test must fail under CI without its data.
   'test/triangulate/bench-cli-ci.test.ts',
+  // docs/report.schema.json against a real Vitest run of every check kind and a real bench run,
+  // and the HTML report of that run screenshotted in headless Chromium.
+  'test/report/schema.test.ts',
+  'test/reporter/screenshots.test.ts',
   // tsdown's build of dist/ and the type checks of every host entry.
   'test/build/dist.test.ts',
   'test/types/types.test.ts',

@@ -33,6 +33,7 @@ export { lockBenchOut } from './out-lock.ts';
 export { comparePaper, type PaperComparison } from './paper.ts';
 export { progressLine, progressReporter } from './progress.ts';
 export { literalCallArgs } from './python-literal.ts';
+export { type PerModelFigure, perModel, type ReadReport, readReport } from './read-report.ts';
 export { type BenchHooks, type BenchProgress, type BenchResult, runBench } from './runner.ts';
 export {
   BENCH_RANKING_CONFIDENCE,

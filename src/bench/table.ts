@@ -15,7 +15,8 @@ type Column = {
 
 const COLUMNS: readonly Column[] = [
   { title: 'tasks', pick: (m) => m.tasks, int: true },
-  { title: 'failed', pick: (m) => m.failedTasks, int: true },
+  // Pairs that could not be measured: not a verdict on the model ("failed" is a check's outcome).
+  { title: 'not run', pick: (m) => m.failedTasks, int: true },
   { title: 'error', pick: (m) => m.meanError },
   { title: 'incoh.', pick: (m) => m.meanIncoherence },
   { title: 'spearman', pick: (m) => m.spearman },

@@ -225,3 +225,101 @@ export const reviewSuiteText = (r: ReviewSummary): string =>
   `${r.inconclusive} inconclusive` +
   (r.meanScore === null ? '' : ` · mean score ${num(r.meanScore, 2)}`) +
   " (an LLM judge's verdicts on the outputs, not a proof)";
+
+/**
+ * What a review or triangulation check found, for its row's result column: `accepted: score
+ * 0.75 ≥ τ 0.50 on 4 judged inputs`, `selected right (support 2; witness dec)`, `abstained: no
+ * program confirmed`; null for other kinds (their figures have columns of their own).
+ */
+export const resultText = (row: CheckRow): string | null => {
+  const r = row.review;
+  if (r) {
+    const word = r.verdict === 'accept' ? 'accepted' : r.verdict === 'reject' ? 'rejected' : 'inconclusive';
+    const inputs = `${r.judged} judged input${r.judged === 1 ? '' : 's'}`;
+    if (r.score === null) return `${word}: no parseable verdict on ${inputs}`;
+    return `${word}: score ${num(r.score, 2)} ${r.score >= r.threshold ? '≥' : '<'} τ ${num(r.threshold, 2)} on ${inputs}`;
+  }
+  const t = row.triangulation;
+  if (t) {
+    if (t.outcome === 'abstained' || t.selected === null) return 'abstained: no program confirmed';
+    const w = t.witnesses ?? [];
+    const witnesses = w.length === 0 ? '' : `; witness${w.length === 1 ? '' : 'es'} ${w.join(', ')}`;
+    return `selected ${t.selected}${t.support === null ? '' : ` (support ${t.support}${witnesses})`}`;
+  }
+  return null;
+};
+
+/** Whether any row has a result column to show (review and triangulation checks). */
+export const hasResults = (rows: readonly CheckRow[]): boolean =>
+  rows.some((r) => r.review !== undefined || r.triangulation !== null);
+
+/**
+ * The words every report uses for outcomes and columns, one or two plain sentences each: the
+ * HTML and Markdown legends print this list, the terminal its short key ({@link TERMINAL_KEY}).
+ */
+export const LEGEND: ReadonlyArray<readonly [term: string, meaning: string]> = [
+  [
+    `${GLYPHS.pass} passed / ${GLYPHS.fail} failed`,
+    'Whether the check’s assertion held. A failed check is either refuted by its figures or inconclusive.',
+  ],
+  [
+    'inconclusive',
+    'The evidence supported no verdict (too many timeouts or crashes, too few inputs): the check fails both ways and its figures enter no mean.',
+  ],
+  [
+    `${GLYPHS.flag} flagged`,
+    'Candidates gave different outputs on at least one input, so at least one of them is wrong. No reference is needed; a check can pass (incoherence under its bound) and still be flagged.',
+  ],
+  ['m', 'Candidates compared (programs sampled for the same task).'],
+  ['n', 'Inputs each candidate ran on.'],
+  [
+    `Î ${GLYPHS.pm} ε`,
+    'Incoherence: the share of (candidate pair, input) draws on which two candidates disagree, ± ε, the half-width of its confidence interval (the interval holds with probability 1 − δ).',
+  ],
+  [
+    'error',
+    'Share of candidate outputs that differ from the reference (when the task has one). “≥ x” is the lower bound E ≥ (Î − ε)/2, which needs no reference.',
+  ],
+  [
+    'δ',
+    'The chance a stated interval or certificate is wrong. Each passing check makes its claim at its own δ; the suite line adds them up (Σδ).',
+  ],
+  [
+    'PAC',
+    'A detection check’s verdict: coherent (N inputs without a disagreement, a certificate that incoherence is below ε), incoherent (a witness input was found), inconclusive.',
+  ],
+  ['ρ', 'Spearman’s rank correlation of a ranking check (1 = same order, −1 = reversed).'],
+  [
+    'classes',
+    'Sizes of the groups of candidates that behaved identically on every input (2+1: two agree, one differs).',
+  ],
+  [
+    'result',
+    'A grounded review’s verdict, its score (share of the judge’s CORRECT verdicts) against τ and the inputs judged; a triangulation’s selected program with its support and witnesses, or its abstention.',
+  ],
+  ['unknown', 'Candidate cells that timed out or crashed, per candidate.'],
+  ['seed', 'Seed of the input generator: rerunning with it draws the same inputs.'],
+];
+
+/** The terminal's one-line key to the checks table (the HTML and Markdown reports carry the full {@link LEGEND}). */
+export const TERMINAL_KEY = `key: ${GLYPHS.pass} passed  ${GLYPHS.fail} failed  ${GLYPHS.flag} flagged (candidates disagree) · m candidates · n inputs · Î ${GLYPHS.pm} ε incoherence ± half-width`;
+
+/**
+ * The suite's outcome counts in the one vocabulary: `7 passed, 1 failed (1 inconclusive)`.
+ * Inconclusive checks are failed checks whose evidence supported no verdict.
+ */
+export const outcomeText = (
+  s: Pick<SuiteFigures, 'checks' | 'failedChecks' | 'inconclusiveChecks'>,
+): string =>
+  `${s.checks - s.failedChecks} passed, ${s.failedChecks} failed${s.inconclusiveChecks ? ` (${s.inconclusiveChecks} inconclusive)` : ''}`;
+
+/**
+ * A suite mean of shares: three decimals, but `< 0.001` for a positive mean that would print as
+ * 0.000 (a flagged suite must never read as "mean incoherence 0.000").
+ */
+export const meanShare = (x: number | null): string =>
+  x !== null && x > 0 && x < 0.0005 ? '< 0.001' : num(x);
+
+/** What the mean incoherence counts, said beside it. */
+export const MEAN_INCOHERENCE_NOTE =
+  'per task, the share of candidate pairs that disagree on an input; flags count tasks with any disagreement, so a few disagreeing inputs flag a task whose mean stays near 0';

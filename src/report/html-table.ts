@@ -1,5 +1,14 @@
 import { GLYPHS } from './figures.ts';
-import { checkName, classesText, errorCell, estimate, num, pacText, unknownCell } from './format.ts';
+import {
+  checkName,
+  classesText,
+  errorCell,
+  estimate,
+  num,
+  pacText,
+  resultText,
+  unknownCell,
+} from './format.ts';
 import { checkLlmText } from './llm.ts';
 import type { Summary } from './summary.ts';
 
@@ -36,6 +45,25 @@ interface Row {
   /** Unknown cells (timeouts, crashes) and whether the check was inconclusive; null when neither. */
   readonly u: string | null;
   readonly s: number | null;
+  /** What a review or triangulation found, as one line; null for other kinds. */
+  readonly rs: string | null;
+  /** A review's score against τ, verdict and judged inputs. */
+  readonly rv: {
+    readonly verdict: string;
+    readonly score: number | null;
+    readonly threshold: number;
+    readonly judged: number;
+    readonly counts: string;
+    readonly reason: string;
+  } | null;
+  /** A triangulation's selected program (or abstention) and its witnesses. */
+  readonly tr: {
+    readonly transformation: string;
+    readonly outcome: string;
+    readonly selected: string | null;
+    readonly support: number | null;
+    readonly witnesses: readonly string[];
+  } | null;
   readonly w: {
     readonly input: string;
     readonly original: string;
@@ -69,6 +97,26 @@ const rowsOf = (summary: Summary): Row[] =>
       u: (r.unknownCells ?? 0) > 0 || r.inconclusive !== null ? unknownCell(r) : null,
       s: r.seed,
       tk: checkLlmText(r.llm),
+      rs: resultText(r),
+      rv: r.review
+        ? {
+            verdict: r.review.verdict,
+            score: r.review.score,
+            threshold: r.review.threshold,
+            judged: r.review.judged,
+            counts: `${r.review.correct} CORRECT, ${r.review.incorrect} INCORRECT, ${r.review.unparseable} unparseable`,
+            reason: r.review.reason,
+          }
+        : null,
+      tr: r.triangulation
+        ? {
+            transformation: r.triangulation.transformation,
+            outcome: r.triangulation.outcome,
+            selected: r.triangulation.selected,
+            support: r.triangulation.support,
+            witnesses: r.triangulation.witnesses ?? [],
+          }
+        : null,
       w: r.witnessDetail
         ? {
             input: r.witnessDetail.input,
@@ -104,7 +152,8 @@ export const TABLE_STYLE = `
 const SCRIPT = `(function(){
 var rows=JSON.parse(document.getElementById('checks-data').textContent);
 var PAGE=100;
-var COLS=[['','v',40],['task','t',140],['model','mo',110],['check','c',150],['m','m',40],['n','n',50],['\\u00ce \\u00b1 \\u03b5','iv',110],['error','ev',110],['PAC','p',80],['\\u03c1','r',50],['classes','cl',90],['seed','s',70]];
+var COLS=[['','v',40],['task','t',140],['model','mo',110],['check','c',150],['m','m',40],['n','n',50],['\\u00ce \\u00b1 \\u03b5','iv',110,'i'],['error','ev',110,'e'],['PAC','p',80],['\\u03c1','r',50],['classes','cl',90],['seed','s',70]];
+if(rows.some(function(r){return r.rs!==null;}))COLS.splice(10,0,['result','rs',230]);
 var NUM={m:1,n:1,iv:1,ev:1,r:1,s:1};
 var st={flagged:false,failed:false,model:'',task:'',sort:'',desc:false,page:0,open:-1};
 function readHash(){var h=location.hash.replace(/^#/,'');if(!h)return;h.split('&').forEach(function(kv){var i=kv.indexOf('='),k=i<0?kv:kv.slice(0,i),v=i<0?'':decodeURIComponent(kv.slice(i+1));
@@ -123,6 +172,8 @@ return out;}
 function detail(r){var td=el('td');td.colSpan=COLS.length;var dl=el('dl');
 function add(k,v){dl.appendChild(el('dt',k));dl.appendChild(el('dd',v));}
 add('test',r.te+(r.fi?'  ('+r.fi+')':''));add('seed',r.s===null?'\\u2014':r.s);if(r.r!==null)add('Spearman \\u03c1',r.r);if(r.u!==null)add('unknown cells',r.u);if(r.tk)add('LLM',r.tk);
+if(r.rv){add('review',r.rv.verdict+(r.rv.score===null?': no parseable verdict':': score '+r.rv.score.toFixed(2)+(r.rv.score>=r.rv.threshold?' \\u2265':' <')+' \\u03c4 '+r.rv.threshold.toFixed(2)));add('judged inputs',r.rv.judged+' ('+r.rv.counts+')');add('why',r.rv.reason);}
+if(r.tr){add('triangulation',r.tr.transformation);if(r.tr.selected!==null){add('selected',r.tr.selected+(r.tr.support===null?'':' (support '+r.tr.support+')'));add('witnesses',r.tr.witnesses.length?r.tr.witnesses.join(', '):'none recorded');}else add('selected','none: abstained, no program was confirmed by the witnesses');}
 if(r.w){add('witness',r.w.input+(r.w.original&&r.w.original!==r.w.input?'   (shrunk from '+r.w.original+')':''));if(r.w.reason)add('why',r.w.reason);
 r.w.outputs.forEach(function(o){add(o.labels.join(', '),'\\u2192 '+o.outcome);});if(r.w.reference!==null)add('reference','\\u2192 '+r.w.reference);}
 else add('witness','none recorded (no disagreement was seen, or this kind of check has none)');
@@ -131,7 +182,7 @@ function render(){var idx=visible();var pages=Math.max(1,Math.ceil(idx.length/PA
 var from=st.page*PAGE,to=Math.min(idx.length,from+PAGE);tbody.textContent='';
 for(var j=from;j<to;j++){(function(pos,i){var r=rows[i];var tr=el('tr',null,'row'+(st.open===pos?' open':''));
 var mark=el('td');mark.appendChild(el('span',r.v==='pass'?'\\u2713':'\\u2717',r.v));if(r.f){mark.appendChild(document.createTextNode(' '));var fl=el('span','\\u2691','flag');fl.title='candidates disagree';mark.appendChild(fl);}tr.appendChild(mark);
-[r.t,r.mo,r.c,r.m,r.n,r.i,r.e,r.p,r.r,r.cl,r.s].forEach(function(v,c){var td=el('td',v===null?'\\u2014':v,c>=3&&c!==5&&c!==6&&c!==7&&c!==9?'num':'');td.title=td.textContent;tr.appendChild(td);});
+COLS.slice(1).forEach(function(col){var v=r[col[3]||col[1]];var td=el('td',v===null||v===undefined?'\\u2014':v,NUM[col[1]]&&!col[3]?'num':'');td.title=td.textContent;tr.appendChild(td);});
 tr.addEventListener('click',function(){st.open=st.open===pos?-1:pos;render();});tbody.appendChild(tr);if(st.open===pos)tbody.appendChild(detail(r));})(j,idx[j]);}
 count.textContent=idx.length===rows.length?rows.length+' checks':idx.length+' of '+rows.length+' checks';
 pageText.textContent=idx.length?'rows '+(from+1)+'\\u2013'+to+' (page '+(st.page+1)+' of '+pages+')':'no check matches';

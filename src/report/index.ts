@@ -105,6 +105,7 @@ export {
   type ModelRow,
   type PacVerdict,
   type ReferenceFigures,
+  type ReviewRow,
   type ReviewSummary,
   rankTaskPoints,
   type SuiteFigures,

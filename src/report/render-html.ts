@@ -2,7 +2,11 @@ import { neutralizeDeep } from '../values/index.ts';
 import { GLYPHS } from './figures.ts';
 import {
   isolationText,
+  LEGEND,
+  MEAN_INCOHERENCE_NOTE,
+  meanShare,
   num,
+  outcomeText,
   overText,
   PROPERTY_NOTE,
   pct,
@@ -41,6 +45,8 @@ svg .frame{fill:none;stroke:#9aa4ae}svg .grid{stroke:#eceff2}svg .ref{stroke:#c4
 svg .reflabel{font-size:11px;fill:#c4413b}svg .point{fill:#2f6fb0;fill-opacity:.75;stroke:#fff}svg .plabel{font-size:11px}
 .scroll{overflow-x:auto;max-width:100%}
 .empty{color:#5b6570;font-style:italic;padding:20px}
+#legend{margin:6px 0 10px;max-width:1240px}#legend summary{cursor:pointer;font-weight:600}
+#legend dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0 0;font-size:13px}#legend dt{font-weight:600;white-space:nowrap}#legend dd{margin:0;color:#3a434c}
 `;
 
 const ticks = (max: number): number[] => {
@@ -164,10 +170,17 @@ const suiteCards = (summary: Summary): string => {
   const s = summary.suite;
   const cards = [
     card(String(s.checks), 'checks'),
-    card(String(s.failedChecks), 'failed'),
+    card(String(s.checks - s.failedChecks), 'passed'),
+    card(
+      String(s.failedChecks),
+      s.inconclusiveChecks ? `failed (${s.inconclusiveChecks} inconclusive)` : 'failed',
+    ),
     card(String(s.distinctTasks), taskCountText(s).replace(/^\d+ /, '')),
-    card(String(s.flaggedTasks), `flagged ${pointUnit(s, s.flaggedTasks)}`),
-    card(num(s.meanIncoherence), `mean incoherence${overText(s.meanIncoherenceOver, 'task point')}`),
+    card(
+      String(s.flaggedTasks),
+      `flagged ${pointUnit(s, s.flaggedTasks)}: candidates disagreed on some input`,
+    ),
+    card(meanShare(s.meanIncoherence), `mean incoherence Î${overText(s.meanIncoherenceOver, 'task point')}`),
     card(num(s.meanErrorLowerBound), `mean error lower bound${overText(s.meanErrorLowerBoundOver, 'check')}`),
     card(isolationText(s), 'isolation'),
     ...[processIsolationWarning(s)]
@@ -187,7 +200,7 @@ const suiteCards = (summary: Summary): string => {
       card(num(r.spearman, 2), 'Spearman (error, incoherence)'),
     );
   }
-  return `<div class="cards">${cards.join('')}</div>`;
+  return `<div class="cards" title="${e(outcomeText(s))}">${cards.join('')}</div><p class="meta">Mean incoherence: ${e(MEAN_INCOHERENCE_NOTE)}.</p>`;
 };
 
 const modelsTable = (summary: Summary): string => {
@@ -246,6 +259,12 @@ const propertySection = (summary: Summary): string => {
   )}</div>${rows.length > shown.length ? `<p>${e(`… and ${rows.length - shown.length} more in the JSON report`)}</p>` : ''}`;
 };
 
+/** What each word and column means, above the checks table (open, so a screenshot shows it). */
+const legendSection = (): string =>
+  `<details open id="legend"><summary>Legend</summary><dl>${LEGEND.map(
+    ([term, meaning]) => `<dt>${e(term)}</dt><dd>${e(meaning)}</dd>`,
+  ).join('')}</dl></details>`;
+
 const rankingSection = (report: CrosscheckReport): string => {
   const ranking = reportRanking(report);
   return ranking ? rankingHtml(ranking) : '';
@@ -282,6 +301,7 @@ export const renderHtml = (raw: CrosscheckReport): string => {
                 '<h2>Plots</h2>',
                 `<div class="plots">${errorVsIncoherence(summary)}${rankingPlot(summary)}${classPlot(summary)}</div>`,
                 '<h2>Checks</h2>',
+                legendSection(),
                 checksSection(summary),
               ]
             : []),

@@ -7,9 +7,14 @@ import {
   errorCell,
   estimate,
   flaggedText,
+  hasResults,
   hasUnknown,
   isolationText,
+  LEGEND,
+  MEAN_INCOHERENCE_NOTE,
+  meanShare,
   num,
+  outcomeText,
   overText,
   PROPERTY_NOTE,
   pacText,
@@ -20,6 +25,7 @@ import {
   propertyRunsText,
   ratio,
   replayText,
+  resultText,
   reviewSuiteText,
   rhoStrength,
   taskCountText,
@@ -51,6 +57,7 @@ const checks = (summary: Summary): string[] => {
   // The unknown column shows whenever a check had timeouts or crashes, or was inconclusive.
   const unknown = hasUnknown(summary.rows);
   const llm = summary.rows.some((r) => r.llm);
+  const results = hasResults(summary.rows);
   return table(
     [
       '',
@@ -63,6 +70,7 @@ const checks = (summary: Summary): string[] => {
       'error',
       'PAC',
       'ρ',
+      ...(results ? ['result'] : []),
       ...(unknown ? ['unknown'] : []),
       'classes',
       'seed',
@@ -81,12 +89,13 @@ const checks = (summary: Summary): string[] => {
         errorCell(r),
         pacText(r.pac),
         r.spearman === null ? GLYPHS.none : num(r.spearman, 2),
+        ...(results ? [resultText(r) ?? GLYPHS.none] : []),
         ...(unknown ? [unknownCell(r)] : []),
         classesText(r.classes, r.m),
         r.seed === null ? GLYPHS.none : String(r.seed),
         ...(llm ? [checkLlmText(r.llm) ?? GLYPHS.none] : []),
       ]),
-    [4, 5, 9, unknown ? 12 : 11],
+    [4, 5, 9, 11 + (results ? 1 : 0) + (unknown ? 1 : 0)],
   );
 };
 
@@ -154,14 +163,23 @@ const witnesses = (summary: Summary): string[] => {
   ];
 };
 
+/** What each word and column of the report means, under the checks table. */
+const legend = (): string[] => [
+  '<details open><summary>Legend</summary>',
+  '',
+  ...LEGEND.map(([term, meaning]) => `- **${cell(term)}**: ${meaning}`),
+  '',
+  '</details>',
+];
+
 /** Bolds the leading figure: `3 tasks` → `**3** tasks`. */
 const bold = (text: string): string => text.replace(/^(\d+)/, '**$1**');
 
 const suite = (summary: Summary): string[] => {
   const s = summary.suite;
   const lines = [
-    `- **${s.checks}** checks, **${s.failedChecks}** failed; ${bold(taskCountText(s))}, ${bold(flaggedText(s))} (candidates disagree)`,
-    `- mean incoherence ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}; mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')} (inconclusive checks count in no mean)`,
+    `- **${s.checks}** checks: ${outcomeText(s)}; ${bold(taskCountText(s))}, ${bold(flaggedText(s))} (candidates disagreed on some input)`,
+    `- mean incoherence Î ${meanShare(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')} (${MEAN_INCOHERENCE_NOTE}); mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')} (inconclusive checks count in no mean)`,
     `- isolation: ${isolationText(s)}`,
     ...[claimsText(s), unknownSuiteText(s), processIsolationWarning(s)]
       .filter((x): x is string => x !== null)
@@ -274,7 +292,7 @@ export const renderMarkdown = (raw: CrosscheckReport): string => {
   if (summary.rows.length === 0)
     return `${[...lines, '', 'No crosscheck records in this run.'].join('\n')}\n`;
   const measured = summary.rows.some((r) => r.kind !== 'property');
-  if (measured) lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary));
+  if (measured) lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary), '', ...legend());
   lines.push(...properties(summary), ...witnesses(summary));
   const m = models(summary);
   if (m.length) lines.push('', ...m);

@@ -9,8 +9,10 @@ import {
   errorCell,
   estimate,
   flaggedText,
+  hasResults,
   hasUnknown,
   isolationText,
+  meanShare,
   ms,
   num,
   overText,
@@ -22,8 +24,10 @@ import {
   propertyOutcomeText,
   propertyRunsText,
   ratio,
+  resultText,
   reviewSuiteText,
   rhoStrength,
+  TERMINAL_KEY,
   taskCountText,
   unknownCell,
   unknownSuiteText,
@@ -147,6 +151,10 @@ const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): strin
       { header: `Î ${GLYPHS.pm} ε`, cells: rows.map((r) => estimate(r.incoherence)) },
       { header: 'error', cells: rows.map(errorCell) },
       { header: 'PAC', cells: rows.map((r) => pacText(r.pac)), drop: 2 },
+      // Review and triangulation checks: what they found (their figures have no other column).
+      ...(hasResults(rows)
+        ? [{ header: 'result', cells: rows.map((r) => resultText(r) ?? GLYPHS.none), minWidth: 24 }]
+        : []),
       // Shown whenever a check had timeouts or crashes, or was inconclusive.
       ...(hasUnknown(rows)
         ? [{ header: 'unknown', cells: rows.map(unknownCell), paint: (s: string) => c.yellow(s) }]
@@ -272,7 +280,7 @@ const suiteLines = (summary: Summary, width: number, c: Colors): string[] => {
   const lines = flow(
     'Suite',
     [
-      `mean Î ${num(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}`,
+      `mean Î ${meanShare(s.meanIncoherence)}${overText(s.meanIncoherenceOver, 'task point')}`,
       `mean error lower bound ${num(s.meanErrorLowerBound)}${overText(s.meanErrorLowerBoundOver, 'check')}`,
       `isolation ${isolationText(s)}`,
       ...[unknownSuiteText(s), processIsolationWarning(s)]
@@ -380,7 +388,13 @@ export const renderTerminal = (raw: CrosscheckReport, options: TerminalOptions =
   }
   const measured = summary.rows.filter((r) => r.kind !== 'property');
   if (measured.length > 0) {
-    lines.push('', ...checksTable(measured, width, c), '', ...suiteLines(summary, width, c));
+    lines.push(
+      '',
+      ...checksTable(measured, width, c),
+      ...wordChunks(TERMINAL_KEY, width - 4).map((x) => `    ${c.dim(x)}`),
+      '',
+      ...suiteLines(summary, width, c),
+    );
   }
   const properties = propertyLines(
     summary.rows.filter((r) => r.kind === 'property'),

@@ -88,6 +88,23 @@ export interface CheckRow {
   readonly llm?: LlmRecord | null;
   /** A triangulation check's selection or abstention; null for other kinds. */
   readonly triangulation: TriangulationRow | null;
+  /** A grounded review's score against τ, its verdict and what was judged; only on review rows. */
+  readonly review?: ReviewRow;
+}
+
+/** What a review record says, for its row: the score against τ, the verdict, the inputs judged. @public */
+export interface ReviewRow {
+  readonly verdict: 'accept' | 'reject' | 'inconclusive';
+  /** Share of CORRECT among the judge's parseable verdicts; null when none. */
+  readonly score: number | null;
+  /** τ: the score at or above which the review accepts. */
+  readonly threshold: number;
+  /** Inputs judged: correct + incorrect + unparseable verdicts. */
+  readonly judged: number;
+  readonly correct: number;
+  readonly incorrect: number;
+  readonly unparseable: number;
+  readonly reason: string;
 }
 
 /** What a triangulation record says, for the summary's selection and abstention columns. @public */
@@ -96,6 +113,11 @@ export interface TriangulationRow {
   readonly outcome: 'selected' | 'abstained';
   readonly selected: string | null;
   readonly support: number | null;
+  /**
+   * The selected program's plausibility witnesses: the transformed candidates it agreed with, each
+   * once (absent in older summaries; empty on abstention).
+   */
+  readonly witnesses?: readonly string[];
   /** The selection against the task's reference; null without one (or on abstention). */
   readonly correct: boolean | null;
   /** Whether some forward candidate is correct (ground truth "do not abstain"); null without a reference. */
@@ -377,18 +399,35 @@ export const checkRow = (r: CrosscheckRecord): CheckRow => ({
   excluded: r.unknown?.excluded ?? null,
   property: r.kind === 'property' ? r.data : null,
   triangulation: r.kind === 'triangulation' ? triangulationRow(r.data) : null,
+  // Only review rows carry the field, so other rows keep their exact shape.
+  ...(r.kind === 'review' ? { review: reviewRow(r.data) } : {}),
+});
+
+const reviewRow = (d: Extract<CrosscheckRecord, { kind: 'review' }>['data']): ReviewRow => ({
+  verdict: d.verdict,
+  score: d.score,
+  threshold: d.threshold,
+  judged: d.counts.correct + d.counts.incorrect + d.counts.unparseable,
+  correct: d.counts.correct,
+  incorrect: d.counts.incorrect,
+  unparseable: d.counts.unparseable,
+  reason: d.reason,
 });
 
 const triangulationRow = (
   d: Extract<CrosscheckRecord, { kind: 'triangulation' }>['data'],
 ): TriangulationRow | null => {
   if (d.outcome !== 'selected' && d.outcome !== 'abstained') return null;
-  const sel = d.selected as { label?: unknown; support?: unknown } | null;
+  const sel = d.selected as { label?: unknown; support?: unknown; witnesses?: unknown } | null;
+  const witnesses = Array.isArray(sel?.witnesses)
+    ? [...new Set(sel.witnesses.filter((w): w is string => typeof w === 'string'))]
+    : [];
   return {
     transformation: typeof d.transformation === 'string' ? d.transformation : '',
     outcome: d.outcome,
     selected: sel && typeof sel.label === 'string' ? sel.label : null,
     support: sel && typeof sel.support === 'number' ? sel.support : null,
+    witnesses,
     correct: typeof d.correct === 'boolean' ? d.correct : null,
     solvable: typeof d.solvable === 'boolean' ? d.solvable : null,
   };

@@ -403,6 +403,9 @@ const NO_OPTIONS = new Set([
   'same.set',
   'same.list',
   'same.by',
+  // saved reports: a path or JSON, and a figure name
+  'readReport',
+  'perModel',
   // values and outcomes: positional
   'Complex',
   'CrosscheckError',

@@ -25,6 +25,8 @@ export interface SpawnOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Working directory. @defaultValue this process's */
   readonly cwd?: string;
+  /** Kill the run after this many milliseconds. @defaultValue 120000 */
+  readonly timeoutMs?: number;
 }
 
 const spawn = async (file: string, args: readonly string[], options: SpawnOptions) => {
@@ -32,7 +34,7 @@ const spawn = async (file: string, args: readonly string[], options: SpawnOption
     reject: false,
     env: { CI: '', ...options.env },
     all: true,
-    timeout: 120_000,
+    timeout: options.timeoutMs ?? 120_000,
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   const result = await subprocess;

@@ -33,6 +33,7 @@ describe('renderTerminal', () => {
         ✓     sort  alpha  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
         ✓     sort  beta   toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
         ✓     sort  gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
+          key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε incoherence ± half-width
 
         Suite  mean Î 0.067 over 9 task points · mean error lower bound 0.022 over 9 checks
           isolation os (bubblewrap sandbox)
@@ -95,6 +96,9 @@ describe('renderTerminal', () => {
               m 3 · n 100 · Î ± ε 0.250 ± 0.100
               error ≥ 0.075 · PAC — · classes 3
               time 12ms
+          key: ✓ passed  ✗ failed  ⚑ flagged (candidates
+          disagree) · m candidates · n inputs · Î ± ε
+          incoherence ± half-width
 
         Suite  mean Î 0.250 over 1 task point
           mean error lower bound 0.075 over 1 check
@@ -168,8 +172,8 @@ describe('renderMarkdown', () => {
 
       > **Incomplete:** shards 2 are missing.
 
-      - **2** checks, **0** failed; **2** tasks, **1** flagged (candidates disagree)
-      - mean incoherence 0.200 over 2 task points; mean error lower bound 0.075 over 2 checks (inconclusive checks count in no mean)
+      - **2** checks: 2 passed, 0 failed; **2** tasks, **1** flagged (candidates disagreed on some input)
+      - mean incoherence Î 0.200 over 2 task points (per task, the share of candidate pairs that disagree on an input; flags count tasks with any disagreement, so a few disagreeing inputs flag a task whose mean stays near 0); mean error lower bound 0.075 over 2 checks (inconclusive checks count in no mean)
       - isolation: os (bubblewrap sandbox)
       - 2 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.100 (union bound, Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check then runs at δ / checks
 
@@ -185,6 +189,25 @@ describe('renderMarkdown', () => {
       | --- | --- | --- | --- | ---: | ---: | --- | --- | --- | ---: | --- | ---: |
       | ✓ | max | beta | toHaveIncoherenceBelow | 3 | 100 | 0.000 ± 0.100 | 0.000 ± 0.100 | — | — | 3 | 1 |
       | ✓ ⚑ | sum | beta | toHaveIncoherenceBelow | 3 | 100 | 0.400 ± 0.100 | 0.300 ± 0.100 | — | — | 2+1 | 1 |
+
+      <details open><summary>Legend</summary>
+
+      - **✓ passed / ✗ failed**: Whether the check’s assertion held. A failed check is either refuted by its figures or inconclusive.
+      - **inconclusive**: The evidence supported no verdict (too many timeouts or crashes, too few inputs): the check fails both ways and its figures enter no mean.
+      - **⚑ flagged**: Candidates gave different outputs on at least one input, so at least one of them is wrong. No reference is needed; a check can pass (incoherence under its bound) and still be flagged.
+      - **m**: Candidates compared (programs sampled for the same task).
+      - **n**: Inputs each candidate ran on.
+      - **Î ± ε**: Incoherence: the share of (candidate pair, input) draws on which two candidates disagree, ± ε, the half-width of its confidence interval (the interval holds with probability 1 − δ).
+      - **error**: Share of candidate outputs that differ from the reference (when the task has one). “≥ x” is the lower bound E ≥ (Î − ε)/2, which needs no reference.
+      - **δ**: The chance a stated interval or certificate is wrong. Each passing check makes its claim at its own δ; the suite line adds them up (Σδ).
+      - **PAC**: A detection check’s verdict: coherent (N inputs without a disagreement, a certificate that incoherence is below ε), incoherent (a witness input was found), inconclusive.
+      - **ρ**: Spearman’s rank correlation of a ranking check (1 = same order, −1 = reversed).
+      - **classes**: Sizes of the groups of candidates that behaved identically on every input (2+1: two agree, one differs).
+      - **result**: A grounded review’s verdict, its score (share of the judge’s CORRECT verdicts) against τ and the inputs judged; a triangulation’s selected program with its support and witnesses, or its abstention.
+      - **unknown**: Candidate cells that timed out or crashed, per candidate.
+      - **seed**: Seed of the input generator: rerunning with it draws the same inputs.
+
+      </details>
 
       ### Models
 
@@ -314,7 +337,7 @@ describe('reports keep the evidence', () => {
     expect(terminal).not.toMatch(/\b6 tasks\b/);
     expect(md).toContain('**3** tasks (6 task × model pairs), **1** pair flagged');
     expect(html).toContain('3</b><span>tasks (6 task × model pairs)');
-    expect(html).toContain('1</b><span>flagged task × model pair<');
+    expect(html).toContain('1</b><span>flagged task × model pair: candidates disagreed on some input<');
   });
 
   it('should give the HTML table the witness, the seed and ρ as data', () => {

@@ -173,6 +173,11 @@ describe('toPassGroundedReview', () => {
     expect(renderHtml(report)).toMatch(
       /2 reviews: 0 accepted, 2 rejected, 0 inconclusive · mean score \d\.\d\d \(an LLM judge&#39;s verdicts/,
     );
+    // Each review row says its score against τ, its verdict and how many inputs were judged.
+    const row = 'rejected: score 0.33 < τ 0.80 on 3 judged inputs';
+    expect(summary.rows[0]?.review).toMatchObject({ verdict: 'reject', threshold: 0.8, judged: 3 });
+    expect(renderMarkdown(report)).toContain(`| ${row.replace('<', '\\<')} |`);
+    expect(renderTerminal(report, { color: false, width: 200 })).toContain(row);
   });
 
   it('should throw for misuse: no task, no description, no llm, a threshold outside [0, 1]', async () => {

@@ -44,5 +44,14 @@ describe('triangulation records in the summary', () => {
     const report = createReport(records, { framework: 'vitest', shard: null });
     expect(renderTerminal(report, { color: false, width: 120 })).toContain('N₁…N₅ 1/0/1/0/1');
     expect(renderMarkdown(report)).toContain('Triangulation (3 checks: 1 selected, 2 abstained)');
+    // Each row says what it found: the selected program with its witnesses, or the abstention.
+    expect(s.rows.find((r) => r.test === 'selects')?.triangulation?.witnesses).toEqual(['inv']);
+    const md = renderMarkdown(report);
+    expect(md).toContain('| selected ok (support 1; witness inv) |');
+    expect(md.match(/abstained: no program confirmed/g)).toHaveLength(2);
+    expect(md).toContain('<details open><summary>Legend</summary>');
+    expect(renderTerminal(report, { color: false, width: 200 })).toContain(
+      'selected ok (support 1; witness inv)',
+    );
   });
 });

@@ -3,20 +3,11 @@
  * the error against references does? `npm run bench` wrote one merged report per seed to
  * results/; each report's `bench.pairs` holds every (model, task) pair's incoherence and error.
  */
-const { readFileSync } = require('node:fs');
+const { perModel, readReport } = require('crosscheck');
 
-const load = (seed) => JSON.parse(readFileSync(`results/seed-${seed}.json`, 'utf8'));
-
-/** Mean of a field per model over the pairs that ran. */
-const perModel = (report, field) => {
-  const sums = {};
-  for (const p of report.bench.pairs.filter((p) => p.status === 'ok')) {
-    sums[p.model] ??= { total: 0, count: 0 };
-    sums[p.model].total += p[field];
-    sums[p.model].count += 1;
-  }
-  return Object.fromEntries(Object.entries(sums).map(([m, s]) => [m, s.total / s.count]));
-};
+// readReport checks the report against its schema (docs/report.schema.json) and types it;
+// perModel(report, figure) is the mean of that figure per model over the pairs that ran.
+const load = (seed) => readReport(`results/seed-${seed}.json`);
 
 const seed1 = load(1);
 const seed2 = load(2);

@@ -126,7 +126,7 @@ describe('crosscheck report on hostile files', () => {
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/run\.shard must be null or/);
-  }, 60_000);
+  }, 180_000);
 });
 
 /** A 64 KiB tmpfs, for a real ENOSPC; null when this machine does not let us mount one. */
@@ -203,5 +203,5 @@ describe('writes to a full disk', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/ENOSPC, the disk is full/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  }, 180_000);
 });

@@ -111,7 +111,7 @@ const escapeFrom = async (
     env: { ...process.env, OPENAI_API_KEY: SECRET },
     extendEnv: false,
     reject: false,
-    timeout: 60_000,
+    timeout: 150_000,
     stdio: ['ignore', 'pipe', 'pipe', ...(confined.fds as unknown as 3[])],
   });
   releaseConfined(confined);

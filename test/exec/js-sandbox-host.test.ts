@@ -154,7 +154,7 @@ await running;
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 
   it('should run many input sets one after another in the same child', async () => {
     const task = defineTask({ name: 'f' });
@@ -193,7 +193,7 @@ await closeSandboxPools();
       const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', script], {
         cwd: ROOT,
         env: { ...process.env, OPENAI_API_KEY: SECRET },
-        timeout: 60_000,
+        timeout: 150_000,
       });
       const seen = JSON.parse(stdout.trim()) as string;
       // Under 'process' the child runs as the same user, outside any namespace: the host's

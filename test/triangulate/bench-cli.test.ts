@@ -39,5 +39,5 @@ describe.skipIf(!haveData)('crosscheck bench triangulation on the shared HumanEv
     const r = await cli(['--data', data, '--samples', 'many']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--samples must be a positive integer');
-  }, 60_000);
+  }, 180_000);
 });

@@ -132,8 +132,8 @@ describe('guide: property tests of LLM pipelines (examples/property-pipeline)', 
     expect(run.all).toContain('vitest exited with 1');
   });
 
-  it('should pass the pipeline-under-test example, replaying its cache: shrunk inconsistency, self-consistency, review', () => {
-    expect(run.all).toContain('Tests  3 passed (3)');
+  it('should pass the pipeline-under-test example, replaying its cache: shrunk inconsistency, self-consistency, review, relation', () => {
+    expect(run.all).toContain('Tests  4 passed (4)');
     expect(run.all).toContain(
       'Counterexample: [["Vendor: ACME Corp\\nItems: 0.01\\nDiscount: 0.01\\nCurrency: USD"]]',
     );

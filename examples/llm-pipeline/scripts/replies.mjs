@@ -5,6 +5,9 @@
  * (sample 1 lower-cases the vendor, writes the total as text and wraps the JSON in prose);
  * sample 2 carries a planted inconsistency, of the kind models make: it forgets the discount.
  * The review's generator and judge are scripted here too; the judge computes the amount due.
+ * Every reply is computed from the request's text alone, so any invoice the tests send is
+ * answered, the metamorphic relation's follow-ups too (an invoice with its items shuffled by a
+ * seeded draw, the same ones on every run): recording covers whatever the tests ask.
  */
 
 /** The fields of an invoice's text. */

@@ -5,12 +5,12 @@
  * specification, never against hand-written expected outputs.
  */
 import 'crosscheck/vitest';
-import { candidates, gen } from 'crosscheck';
+import { candidates, gen, relations, same } from 'crosscheck';
 import { coherenceProperty } from 'crosscheck/fast-check';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractInvoice } from '../src/extract.ts';
-import { invoices, invoiceTask, llm, sameFields } from './model.ts';
+import { extractInvoice, type InvoiceFields } from '../src/extract.ts';
+import { invoices, invoiceTask, llm, reorderItems, sameFields } from './model.ts';
 
 // Three samples of the pipeline: sample i calls the model as sample i (replayed from llm-cache/).
 const samples = candidates.fromPipeline(extractInvoice, { llm, n: 3, label: 'extract', timeoutMs: 30_000 });
@@ -47,6 +47,20 @@ describe('the invoice extraction pipeline', () => {
     await expect(samples[0]).toPassGroundedReview(invoiceTask, { llm });
   });
 
-  // METAMORPHIC RELATION: a test with expect(task).toSatisfyRelation(relation, samples, ...)
-  // (for example: reordering the item lines leaves the total unchanged) goes here.
+  // A metamorphic relation checks each sample against itself: the order of the items is not
+  // part of the amount due, so shuffling them must leave the extracted total unchanged. All
+  // three samples keep it, sample 2 too: its bug (the forgotten discount) does not depend on the
+  // order, so a relation held is no proof of correctness; incoherence is what caught sample 2.
+  it('every sample keeps its total when the items are reordered', async () => {
+    const reordered = relations.invariant<[string]>({
+      name: 'the total ignores the order of the items',
+      transform: ([invoice], { random }) => [reorderItems(invoice, random)],
+      view: (fields) => (fields as InvoiceFields).total,
+      equality: same.number({ abs: 0.005 }),
+    });
+    await expect(invoiceTask).toSatisfyRelation(reordered, samples, {
+      inputs: fc.tuple(invoices),
+      numRuns: 20,
+    });
+  });
 });

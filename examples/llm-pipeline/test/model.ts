@@ -51,3 +51,17 @@ export const invoices = fc
       `Currency: ${currency}`,
     ].join('\n'),
   );
+
+/**
+ * The invoice with the amounts of its "Items:" line in another order (a shuffle drawn from
+ * `random`, so the same seed gives the same order); every other line as it was.
+ */
+export const reorderItems = (invoice: string, random: () => number): string =>
+  invoice.replace(/^Items: (.*)$/m, (_line, list: string) => {
+    const items = list.split(', ');
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [items[i], items[j]] = [items[j] as string, items[i] as string];
+    }
+    return `Items: ${items.join(', ')}`;
+  });

@@ -79,4 +79,27 @@ describe.skipIf(!hasTaskset)('a busy machine (one CPU shared with spinning proce
     expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'value', value: 2 });
     expect(matrix.outcomes[1]?.[0]).toMatchObject({ kind: 'timeout', reason: 'call' });
   }, 120_000);
+
+  it('should load a Python candidate whose top level needs 400 ms of CPU (an import) under a 250 ms call limit', async () => {
+    // Arrange: the top level stands in for `import numpy` (150-300 ms of CPU, more under load).
+    const task = defineTask({ name: 'f', timeoutMs: 250 });
+    const importer = [
+      'import time',
+      '_end = time.process_time() + 0.4',
+      'while time.process_time() < _end:',
+      '    pass',
+      'def f(x):',
+      '    return x + 1',
+    ].join('\n');
+    const [candidate] = candidates.fromSources([importer], { language: 'python', entry: 'f' });
+
+    // Act
+    const matrix = await run(task, [candidate!], [[1], [2]]);
+
+    // Assert: the outcomes of an idle machine.
+    expect(matrix.outcomes[0]).toEqual([
+      expect.objectContaining({ kind: 'value', value: 2 }),
+      expect.objectContaining({ kind: 'value', value: 3 }),
+    ]);
+  }, 120_000);
 });

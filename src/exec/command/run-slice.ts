@@ -89,6 +89,19 @@ const inputSet = (ctx: RunContext, slice: Slice, zygote: boolean): InputSet => {
  */
 export const wallTimeoutMs = (timeoutMs: number): number => 5 * timeoutMs + 1000;
 
+/**
+ * CPU time a candidate's top level (imports, definitions, tables built at import) may take: the
+ * load's own limit, never less than the per-call `timeoutMs`. A load is not a call: `import
+ * numpy` alone costs 150-300 ms of CPU, and more on a busy machine (cold caches, page faults,
+ * contended cores), so holding it to the bench's 250 ms per-call limit turned every outcome of
+ * such a candidate into a timeout whenever the machine was loaded. 5 s of CPU is far above any
+ * library's import, and still ends a top level that loops forever.
+ */
+export const LOAD_TIMEOUT_MS = 5000;
+
+/** The CPU-time limit of a load under a per-call limit of `timeoutMs`. */
+export const loadTimeoutMs = (timeoutMs: number): number => Math.max(timeoutMs, LOAD_TIMEOUT_MS);
+
 // A worker gets this long without a word before the host decides it stopped answering: past the
 // wall-time backstop of the call it runs, so only a worker that stopped serving reaches it.
 const silenceLimit = (timeoutMs: number): number => wallTimeoutMs(timeoutMs) + 2000;
@@ -261,8 +274,18 @@ class SliceRunner {
     // round trip per slice. Other workers get the run once they answered the load.
     let running = false;
     if (zygote) worker.lineLimit = maxLineChars(maxOutputBytes);
+    // The load message's `timeoutMs` is the load's own limit; a carried run keeps the call's.
+    const loadLimitMs = loadTimeoutMs(timeoutMs);
     const loadEnd = await worker.exchange(
-      encodeHostMessage({ t: 'load', id: loadId, key, code, entry, timeoutMs, ...(zygote ? { run } : {}) }),
+      encodeHostMessage({
+        t: 'load',
+        id: loadId,
+        key,
+        code,
+        entry,
+        timeoutMs: loadLimitMs,
+        ...(zygote ? { run } : {}),
+      }),
       (m) => {
         if (running) return onRun(m);
         const loaded = onLoad(m);
@@ -270,9 +293,10 @@ class SliceRunner {
         running = true;
         return false;
       },
-      silenceLimit(timeoutMs) + decodeMs,
+      // With a carried run, the zygote's beats keep the exchange alive past the load.
+      silenceLimit(loadLimitMs) + decodeMs,
       ctx.signal,
-      zygote ? undefined : this.#callWatch(worker, timeoutMs, () => -1, Number.POSITIVE_INFINITY),
+      zygote ? undefined : this.#callWatch(worker, loadLimitMs, () => -1, Number.POSITIVE_INFINITY),
     );
     if (!running) {
       if (loadEnd.kind !== 'done') {

@@ -152,7 +152,6 @@ export {
   type WitnessOutput,
   type WitnessReason,
 } from './measure/index.ts';
-export type { CheckRow, CrosscheckRecord, CrosscheckReport, SuiteFigures, Summary } from './report/index.ts';
 export {
   type CandidateRelationResult,
   type CandidateViolation,
@@ -181,6 +180,7 @@ export {
   relations,
   type TransformContext,
 } from './metamorphic/index.ts';
+export type { CheckRow, CrosscheckRecord, CrosscheckReport, SuiteFigures, Summary } from './report/index.ts';
 export {
   type CalibrationItem,
   calibrateThreshold,

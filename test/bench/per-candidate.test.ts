@@ -35,8 +35,10 @@ describe('bench per-candidate probes', () => {
     // Assert
     expect(cost.candidates).toBe(10);
     expect(cost.perCandidate).toMatchObject({ forks: 1, 'pipes made': 3 });
-    // Every candidate's directory is one a dead child left as it was made: none made, none removed.
-    expect(cost.perCandidate['dirs made']).toBe(0);
+    // A candidate's directory is usually one a dead child left as it was made; when the next
+    // candidate starts before that child is reaped (a busy machine), the zygote makes one. A
+    // measurement, so the test asserts reuse, not a count: in a CI run 1 of 10 made one.
+    expect(cost.perCandidate['dirs made'] ?? 0).toBeLessThanOrEqual(0.5);
     const parts =
       cost.forkUs + cost.sandboxUs + cost.candidateUs + cost.filesUs + cost.pipesUs + cost.zygoteRestUs;
     // The child's parts are differences between runs stopped at successive stages, the zygote's

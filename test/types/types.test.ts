@@ -73,7 +73,7 @@ describe('matcher types', () => {
         ...new Set([...output.matchAll(/\((\d+),\d+\): error TS/g)].map((m) => Number(m[1]))),
       ];
       expect(exitCode).not.toBe(0);
-      expect(misuseLines.length).toBe(12);
+      expect(misuseLines.length).toBe(14);
       expect(errorLines).toEqual(misuseLines);
     } finally {
       rmSync(join(fixtures, file), { force: true });

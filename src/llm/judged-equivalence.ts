@@ -9,6 +9,7 @@ import {
 } from '../errors/index.ts';
 import { encode } from '../values/index.ts';
 import { provenanceOf } from './provenance.ts';
+import { requireLlm } from './require-llm.ts';
 import type { Llm } from './types.ts';
 
 /** A labelled pair the judge is checked on: are `a` and `b` the same answer for `input`? @public */
@@ -81,14 +82,7 @@ export const judgedEquivalence = (options: JudgedEquivalenceOptions): JudgedEqui
     );
   }
   checkKeys({ where: WHERE }, options, KEYS);
-  const llm = options.llm as Llm | undefined;
-  if (typeof llm !== 'object' || llm === null || typeof llm.chat !== 'function') {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `${WHERE}: \`llm\` must be a client from createLlm(...), got ${describeValue(llm)}.`,
-      { where: WHERE },
-    );
-  }
+  const llm = requireLlm(WHERE, options.llm, 'chat');
   const specification = readLabel({ where: WHERE, field: 'specification' }, options.specification);
   if (specification === undefined) {
     throw new CrosscheckError(

@@ -21,6 +21,7 @@ import {
 import type { JudgedEquivalence } from './judged-equivalence.ts';
 import { Limiter } from './limiter.ts';
 import { provenanceOf } from './provenance.ts';
+import { requireLlm } from './require-llm.ts';
 import type { ChatMessage, ChatRequest, Completion, Llm } from './types.ts';
 
 /**
@@ -208,14 +209,7 @@ export const fromPipeline = <I = never, R = unknown>(
     );
   }
   checkKeys({ where: WHERE }, options, KEYS);
-  const llm = options.llm as Llm | undefined;
-  if (typeof llm !== 'object' || llm === null || typeof llm.chat !== 'function') {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `${WHERE}: \`llm\` must be a client from createLlm(...), got ${describeValue(llm)}.`,
-      { where: `${WHERE}: llm` },
-    );
-  }
+  const llm = requireLlm(WHERE, options.llm, 'chat');
   const at = (field: string) => ({ where: WHERE, field });
   const n = readPositiveInt(at('n'), options.n);
   const start = readPositiveInt(at('start'), options.start, 0, 0);

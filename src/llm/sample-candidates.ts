@@ -8,6 +8,7 @@ import { CrosscheckError, checkKeys, describeValue, isCrosscheckError, knownKeys
 import { isTask, type Task } from '../task/index.ts';
 import { SAMPLE_CANDIDATES_KEYS } from './options.ts';
 import { codegenMessages, entryOf } from './prompts.ts';
+import { requireLlm } from './require-llm.ts';
 import { AttemptFailure } from './transport.ts';
 import type { ChatMessage, ChatRequest, Completion, Llm, SampleCandidatesOptions } from './types.ts';
 
@@ -195,17 +196,11 @@ const FROM_MODEL_KEYS = knownKeys<FromModelOptions>({ ...SAMPLE_CANDIDATES_KEYS,
  */
 export const fromModel = (task: Task, options: FromModelOptions): Promise<SourceCandidate[]> => {
   const where = 'fromModel(task, { llm, n, language })';
-  const llm = (options as { llm?: unknown } | undefined)?.llm as Llm | undefined;
-  if (typeof llm !== 'object' || llm === null || typeof llm.sampleCandidates !== 'function') {
-    return Promise.reject(
-      new CrosscheckError(
-        'INVALID_OPTION',
-        `${where}: \`llm\` must be a client from createLlm(...), got ${describeValue(llm)}.`,
-        {
-          where: `${where}: llm`,
-        },
-      ),
-    );
+  let llm: Llm;
+  try {
+    llm = requireLlm(where, (options as { llm?: unknown } | undefined)?.llm, 'sampleCandidates');
+  } catch (error) {
+    return Promise.reject(error);
   }
   try {
     checkKeys({ where }, options, FROM_MODEL_KEYS);

@@ -74,9 +74,14 @@ def _hard_wall_limit(own_limit):
 
 
 class Ended(Exception):
-    def __init__(self, cause, reason=""):
+    """How a child's phase ended. `charge_ns`, for a timeout: the CPU time (on the child's clock)
+    its candidate is charged, the hung call's start plus its limit, whatever the child burnt
+    before the zygote's next look (more on a busy machine) ended it."""
+
+    def __init__(self, cause, reason="", charge_ns=None):
         self.cause = cause
         self.reason = reason
+        self.charge_ns = charge_ns
 
 
 def _describe_status(status):
@@ -130,12 +135,12 @@ def _run_backstop_ms(run):
     timeout_ms = run["timeoutMs"]
     calls = max(1, run["to"] - run["from"])
     time_limit = run.get("timeLimitMs")
-    return timeout_ms * calls if time_limit is None else min(timeout_ms * calls, time_limit + timeout_ms)
+    return timeout_ms * calls if time_limit is None else min(timeout_ms * calls, time_limit + 2 * timeout_ms + 50)
 
 
 def _child_run(run):
     """What the child needs of a run: its request, as the zygote would send it."""
-    return {"id": run["id"], "from": run["from"], "to": run["to"],
+    return {"id": run["id"], "from": run["from"], "to": run["to"], "timeLimitMs": run.get("timeLimitMs"),
             "maxOutputBytes": run["maxOutputBytes"], "invalid": list(run["invalid"])}
 
 
@@ -156,7 +161,8 @@ class Zygote:
         self.child = None  # (pid, ctl fd, res fd, dir, key, lifeline fd)
         # Set by a child while the harness runs candidate code on a result (child.py): a page
         # shared with every child, outside the progress file the host reads.
-        self.phase = memoryview(mmap.mmap(-1, 8)).cast("q")
+        # Slot 1: the CPU clock at the start of the running call, written by the child.
+        self.phase = memoryview(mmap.mmap(-1, 16)).cast("q")
         self.zombies = []
         self.count = 0
         # Directories of dead children found exactly as they were made (see release_dir), for the
@@ -319,6 +325,7 @@ class Zygote:
         me = os.getpid()
         self.progress[0] = -1
         self.phase[0] = 0
+        self.phase[1] = -1
         # Objects that exist now are never scanned by the child's garbage collector, which
         # would otherwise touch (and so copy) every page of the zygote's heap.
         gc.freeze()
@@ -350,6 +357,14 @@ class Zygote:
             return
         if type(run) is dict:
             self.on_run(dict(run, t="run", key=msg["key"]), carried is not None)
+
+    def _call_start(self, credible, floor, seen):
+        """When the call the child runs started on its CPU clock: its own stamp (phase[1]) if that
+        lies between `floor` (the last call's start) and `seen` (the clock when the zygote saw
+        the call); else `seen`. A stamp outside that is the candidate's: believing a later one
+        would give its call more time, and an earlier one can only end it sooner."""
+        stamp = self.phase[1] if credible else -1
+        return stamp if floor <= stamp <= seen else seen
 
     def _cpu_backstop(self, pid, ms, final):
         """RLIMIT_CPU as a backstop should the watch below ever fail to end the child. At load
@@ -407,6 +422,8 @@ class Zygote:
     def report_end(self, req_id, e, at):
         ended = self.end_child()
         status, cpu = ended if ended else (0, 0.0)
+        if e.charge_ns is not None:
+            cpu = min(cpu, e.charge_ns / 1e9)
         reason = e.reason
         if e.cause == "exit":
             reason = _describe_status(status)
@@ -416,8 +433,8 @@ class Zygote:
     def watch(self, req_id, timeout_ms, time_limit_ms, window, load, wall_ms=None, more=False):
         """Relays the child's checked lines until the phase is over: the `loaded` line (returned,
         not yet relayed) or the last `out` (relayed). Ends the child, by raising Ended, when one
-        call (or the load) passes `timeout_ms` of its CPU time, when the batch passes
-        `time_limit_ms` of CPU time, when a call passes the wall-time backstop (a candidate that
+        call (or the load) passes `timeout_ms` of its CPU time, when the child says the batch
+        passed `time_limit_ms` of CPU time (checked; the zygote's own check, later, is a backstop), when a call passes the wall-time backstop (a candidate that
         sleeps), when it dies, or when it writes anything but a well-formed reply. With `more`
         (a run carried by the load) bytes after a successful load reply are the run's, kept in
         `self.pending` for the next watch; lines already there are checked before waiting."""
@@ -427,14 +444,19 @@ class Zygote:
         clock = _cpu_clock(pid)
         timeout_ns = timeout_ms * 1_000_000
         wall_limit = (wall_ms if wall_ms is not None else 5 * timeout_ms + 1000) / 1000.0
-        limit_ns = None if time_limit_ms is None else time_limit_ms * 1_000_000
+        # The child stops itself between calls once the batch passed its time (child.py), so
+        # that where it stops does not depend on when this loop looks; a call started before
+        # then may take its timeout and its encoding's. Past that, the child broke its word.
+        limit_ns = None if time_limit_ms is None else (time_limit_ms + 2 * timeout_ms + 50) * 1_000_000
         tick = max(0.002, min(0.025, timeout_ms / 10000.0))
         try:
             cpu0 = time.clock_gettime_ns(clock)
         except OSError:
             cpu0 = 0
         call_idx = self.progress[0]
-        call_cpu = cpu0
+        # The running call's start on the child's CPU clock: the child's stamp (phase[1]) where
+        # it is credible, else when this loop first saw the call.
+        call_cpu = self._call_start(call_idx >= 0 and not load, 0, cpu0)
         clock_own = _OwnTime(self, pid)
         clock_own.start(time.monotonic())
         nxt = window[0] if window else 0
@@ -470,7 +492,7 @@ class Zygote:
                                 raise Ended("fault", "bytes after the load reply")
                             self.pending = b"\n".join(lines[k + 1:] + [self.pending])
                         return line + b"\n", ok
-                    nxt, done = self.check_out(line, req_id, nxt, window[1])
+                    nxt, done = self.check_out(line, req_id, nxt, window[1], clock, time_limit_ms)
                     self.relay(line + b"\n")
                     if done:
                         if self.pending:
@@ -488,20 +510,20 @@ class Zygote:
                 if (idx < call_idx or (window is not None and not window[0] <= idx < window[1])
                         or (load and not more)):
                     raise Ended("fault", "the progress counter moved from %d to %d" % (call_idx, idx))
-                call_idx, call_cpu = idx, cpu
+                call_idx, call_cpu = idx, self._call_start(True, call_cpu, cpu)
                 clock_own.start(now)
                 encoding_from = None
             elif cpu - call_cpu > timeout_ns or clock_own.over(now, wall_limit):
                 raise Ended("timeout", "%d ms of CPU time, %d ms of its own time, %d ms of wall time"
                             % ((cpu - call_cpu) // 1_000_000, clock_own.own(now) * 1000,
-                               clock_own.wall(now) * 1000))
+                               clock_own.wall(now) * 1000), call_cpu + timeout_ns)
             elif phase[0]:
                 own = clock_own.own(now)
                 if encoding_from is None:
                     encoding_from = own
                 elif (own - encoding_from) * 1e9 > timeout_ns:
                     raise Ended("timeout", "%d ms of its own time running the candidate's code on its result"
-                                % ((own - encoding_from) * 1000))
+                                % ((own - encoding_from) * 1000), call_cpu + timeout_ns)
             else:
                 encoding_from = None
             self.beat(now)
@@ -524,7 +546,7 @@ class Zygote:
                 raise Ended("exit")
             now = time.monotonic()
             if cpu - call_cpu > timeout_ns or clock_own.over(now, wall_limit):
-                raise Ended("timeout", "it stopped answering")
+                raise Ended("timeout", "it stopped answering", call_cpu + timeout_ns)
             self.beat(now)
             time.sleep(0.002)
 
@@ -543,13 +565,26 @@ class Zygote:
             return False
         raise Ended("fault", "a malformed load reply %s" % line[:120].decode("utf-8", "replace"))
 
-    def check_out(self, line, req_id, nxt, end):
+    def check_out(self, line, req_id, nxt, end, clock, time_limit_ms):
         """A child line is relayed only if it is an `out` for this request, contiguous, within
-        the batch, with values and exceptions only: never an `ended` or a timeout of its own."""
+        the batch, with values and exceptions only: never an `ended` or a timeout of its own.
+        A `spent` line (the batch passed its time, child.py) ends the batch if the child's CPU
+        clock bears it out."""
         try:
             m = _check_loads(line.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
             raise Ended("fault", "not JSON: %s" % line[:120].decode("utf-8", "replace"))
+        if type(m) is dict and m.get("t") == "spent" and len(m) == 2 and m.get("id") == req_id:
+            # An honest child says so once its batch alone took more than the limit, so its
+            # whole CPU time is past it too. A candidate that says so sooner, to leave the
+            # inputs it would get wrong without an outcome, broke the protocol instead.
+            try:
+                used = time.clock_gettime_ns(clock)
+            except OSError:
+                raise Ended("exit")
+            if time_limit_ms is None or used <= time_limit_ms * 1_000_000:
+                raise Ended("fault", "it said its time was spent after %d ms of CPU time" % (used // 1_000_000))
+            raise Ended("time", "the candidate's time is spent")
         if (type(m) is not dict or not _OUT_KEYS.issuperset(m) or m.get("t") != "out"
                 or m.get("id") != req_id or m.get("from") != nxt or type(m.get("outcomes")) is not list):
             raise Ended("fault", "a malformed reply %s" % line[:120].decode("utf-8", "replace"))

@@ -85,7 +85,9 @@ const figures = (pairs: readonly unknown[]): unknown =>
 
 describe('one run per task, chunks where a limit was met', () => {
   it('gives exactly the figures of the chunked run', async () => {
-    const options = resolveBenchOptions({ data, seed: 5, estimator: 'paired', m: 10 });
+    // Time enough that the hanging candidate's chunk share (a third of it) holds its one timeout
+    // with room to spare: it is the timeout budget this test is about.
+    const options = resolveBenchOptions({ data, seed: 5, estimator: 'paired', m: 10, candidateTimeMs: 3000 });
     const chunked = await evaluateTask(task, prepared, codes, options, undefined, undefined, 'chunks');
     const once = await evaluateTask(task, prepared, codes, options, undefined);
     expect(figures(once.pairs)).toEqual(figures(chunked.pairs));

@@ -1,8 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closePythonWorkers } from '../../src/exec/python/index.ts';
+import { closePythonWorkers, configurePython } from '../../src/exec/python/index.ts';
 import { candidates, closeSandboxPools, defineTask, run } from '../../src/index.ts';
+import { expectedStop, runUntilTimeIsSpent, stopShape } from '../helpers/python-time-stop.ts';
 
 // A busy machine must not change a verdict. This file makes one: it pins itself (and so the
 // workers it starts) to one CPU and puts BUSY spinning processes on the same CPU, so a call gets
@@ -78,6 +79,21 @@ describe.skipIf(!hasTaskset)('a busy machine (one CPU shared with spinning proce
     // Assert
     expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'value', value: 2 });
     expect(matrix.outcomes[1]?.[0]).toMatchObject({ kind: 'timeout', reason: 'call' });
+  }, 120_000);
+
+  it('should stop a Python candidate whose time runs out at the call an idle machine stops it at', async () => {
+    // Arrange: the zygote looks at its child less often here (it waits for the CPU too), and the
+    // child's replies leave in other batches; neither may move the last call that runs.
+    try {
+      // Act
+      const { outcomes, budgetSpent } = await runUntilTimeIsSpent();
+      // Assert: what test/exec/candidate-time.test.ts gets on an idle machine.
+      expect(stopShape(outcomes)).toEqual(expectedStop());
+      expect(budgetSpent).toBe(true);
+    } finally {
+      configurePython({});
+      await closePythonWorkers();
+    }
   }, 120_000);
 
   it('should load a Python candidate whose top level needs 400 ms of CPU (an import) under a 250 ms call limit', async () => {

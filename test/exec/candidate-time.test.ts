@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeWorkers } from '../../src/exec/command/index.ts';
-import { closePythonWorkers } from '../../src/exec/python/index.ts';
+import { closePythonWorkers, configurePython } from '../../src/exec/python/index.ts';
 import {
   type Candidate,
   CrosscheckError,
@@ -11,6 +11,7 @@ import {
   type Outcome,
   run,
 } from '../../src/index.ts';
+import { expectedStop, runUntilTimeIsSpent, stopShape } from '../helpers/python-time-stop.ts';
 
 // `candidateTimeMs` bounds the time of all of a candidate's calls, slow ones that finish
 // included: CPU time in the sandbox, the Python runner and command workers, wall time for trusted
@@ -91,6 +92,19 @@ describe('run with candidateTimeMs', () => {
     );
     expect(m.candidates[1]!.stats.budgetSpent).toBe(false);
     expect(m.limits.candidateTimeMs).toBe(LIMIT_MS);
+  });
+
+  it('should stop a Python candidate at the first call that starts past its time, not when the zygote next looks', async () => {
+    try {
+      // Act
+      const { outcomes, budgetSpent } = await runUntilTimeIsSpent();
+      // Assert
+      expect(stopShape(outcomes)).toEqual(expectedStop());
+      expect(budgetSpent).toBe(true);
+    } finally {
+      configurePython({});
+      await closePythonWorkers();
+    }
   });
 
   it('should set no limit by default', async () => {

@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/helpers/sequencer.ts';
 import { ALL_TESTS, HEAVY_FILES, NOT_QUICK, NOT_TESTS, OS_BOUNDARY_FILES } from './test/suites.ts';
 
 /**
@@ -10,6 +12,13 @@ import { ALL_TESTS, HEAVY_FILES, NOT_QUICK, NOT_TESTS, OS_BOUNDARY_FILES } from 
  * two keeps one set of defaults, and `npx vitest run <file or folder>` finds a file in whichever
  * project holds it.
  */
+/**
+ * Workers per core, as a number: Vitest 4 leaves a project's percentage (`'250%'`) at the root's
+ * worker count, where a number takes effect. Projects that run together (heavy and
+ * os-boundary) must have the same count or distinct `sequence.groupOrder`s.
+ */
+const perCore = (k: number): number => Math.max(1, Math.round(availableParallelism() * k));
+
 export default defineConfig({
   test: {
     // Hang guards, not verdicts: a test that spawns a host project or a sandbox can take several
@@ -18,10 +27,11 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    sequence: { sequencer: LongestFirst },
     // Inert unless CROSSCHECK_CPU_LOG names a file: then each test file logs its CPU time there.
     setupFiles: ['./test/helpers/cpu-meter.ts'],
     // Vitest's default leaves one core idle (cores − 1); most files wait on child processes.
-    maxWorkers: '100%',
+    maxWorkers: perCore(1),
     projects: [
       {
         extends: true,
@@ -29,28 +39,33 @@ export default defineConfig({
           name: 'quick',
           include: [...ALL_TESTS],
           exclude: [...NOT_TESTS, ...NOT_QUICK],
-          // Five files at a time on two cores: a quick file spends part of its wall time
-          // waiting (child processes starting, limits and timeouts running out; compare its CPU
-          // time from test/helpers/cpu-meter.ts), so one worker per core leaves the cores idle.
-          maxWorkers: '250%',
-          // Each worker runs its files one after another in one process, so Vitest's start-up
-          // and the import of src/ are paid once per worker instead of once per file: 448 s of
-          // CPU became 281 s (about 1.2 s a file), and 345 s of wall time 257 s, on a quiet
-          // machine. Every file cleans up what it starts (pools, workers, servers, temp dirs)
-          // and sets no module state another file reads; a file run alone, and the heavy
-          // projects, still get a process of their own.
+          // Three workers on two cores, each running its files one after another in one
+          // process (isolate: false), so Vitest's start-up and the import of src/ are paid once
+          // per worker instead of once per file (about 1.2 s of CPU a file). Measured on two
+          // quiet cores: a process per file, two at a time, 400 s of wall time and 486 s of
+          // CPU; one process per worker, two workers 257 s and 281 s, three 257 s and 295 s,
+          // five 273 s and 330 s. Three leave room for files that wait (child processes,
+          // limits running out) on a busier machine. Every file cleans up what it starts
+          // (pools, workers, servers, temp dirs) and sets no module state another file reads; a
+          // file run alone, and the heavy projects, still get a process of their own.
+          maxWorkers: perCore(1.5),
+          // Runs before the other two in `npm run test:all`, which share a worker count.
+          sequence: { groupOrder: 0 },
           isolate: false,
         },
       },
       {
         extends: true,
         // One file at a time when several would run `npm pack`, whose prepack rebuilds dist/ in
-        // place; side by side when CI packed once beforehand (CROSSCHECK_TARBALL, test/helpers/pack.ts).
+        // place; three at a time when CI packed once beforehand (CROSSCHECK_TARBALL,
+        // test/helpers/pack.ts): most heavy files wait on npm installs and child Vitest or Jest
+        // runs part of the time.
         test: {
           name: 'heavy',
           include: [...HEAVY_FILES],
           exclude: [...NOT_TESTS],
-          maxWorkers: process.env.CROSSCHECK_TARBALL ? '100%' : 1,
+          maxWorkers: process.env.CROSSCHECK_TARBALL ? perCore(1.5) : 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -60,6 +75,9 @@ export default defineConfig({
           include: [...OS_BOUNDARY_FILES],
           exclude: [...NOT_TESTS],
           env: { CROSSCHECK_ISOLATION: 'os' },
+          // Beside the heavy files, in the same worker count.
+          maxWorkers: process.env.CROSSCHECK_TARBALL ? perCore(1.5) : 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { root } from './reporter/helpers.ts';
-import { HEAVY_FILES, NOT_QUICK, OS_BOUNDARY_FILES, OS_BOUNDARY_ONLY } from './suites.ts';
+import { HEAVY_FILES, LONGEST_FILES, NOT_QUICK, OS_BOUNDARY_FILES, OS_BOUNDARY_ONLY } from './suites.ts';
 
 /**
  * The quick suite (`npm test`) leaves the slow files to the heavy one, but not a module: every
@@ -72,7 +72,7 @@ describe('the quick and heavy suites', () => {
   });
 
   it('should name only test files that exist', () => {
-    const named = [...HEAVY_FILES, ...OS_BOUNDARY_FILES];
+    const named = [...HEAVY_FILES, ...OS_BOUNDARY_FILES, ...LONGEST_FILES];
     expect(named.filter((f) => !existsSync(join(root, f)))).toEqual([]);
   });
 

@@ -94,3 +94,21 @@ export const ALL_TESTS = ['test/**/*.test.ts'] as const;
 
 /** Never collected as tests: fixture projects run by the tests, and installed dependencies. */
 export const NOT_TESTS = ['**/node_modules/**', 'test/fixtures/**'] as const;
+
+/**
+ * The files that run longest, longest first (a fresh-clone CI run's times): the sequencer
+ * (test/helpers/sequencer.ts) starts them first, so that none is left to run alone at the end.
+ */
+export const LONGEST_FILES = [
+  'test/data/humaneval-measure.test.ts',
+  'test/data/humaneval-python.test.ts',
+  'test/examples-projects.test.ts',
+  'test/types/types.test.ts',
+  'test/llm/humaneval-replay.test.ts',
+  'test/exec/python-hostile.test.ts',
+  'test/bench/pin.test.ts',
+  'test/bench/bench.test.ts',
+  'test/exec/js-sandbox-host.test.ts',
+  'test/cli/bench-out.test.ts',
+  'test/llm/cache.test.ts',
+] as const;

@@ -8,7 +8,12 @@ import { humanevalDir, requireData } from '../helpers/shared-data.ts';
 
 const MODEL = 'gpt_4o';
 const SAMPLES = 10;
-const INPUTS = 1000;
+/**
+ * 300 inputs a task, not the paper's 1000: the claim here (no task flagged without a real error,
+ * I <= 2E) holds at any n, and this file was the heavy suite's longest by far (537 s of a CI run);
+ * the paper's configuration is `npm run bench:paper`'s (a sample of it is pinned by test/bench/pin.test.ts).
+ */
+const INPUTS = 300;
 const SEED = 2026;
 /** Per task, like the paper's 60 s stage limit: a task that exceeds it is left out of every metric. */
 const TASK_LIMIT_MS = 60_000;
@@ -19,7 +24,7 @@ const TASK_LIMIT_MS = 60_000;
  */
 const LIMITS = { timeoutMs: 250, budgetMs: 1500 };
 
-describe.skipIf(!requireData())('incoherence on HumanEval (gpt_4o, m = 10, n = 1000)', () => {
+describe.skipIf(!requireData())('incoherence on HumanEval (gpt_4o, m = 10, n = 300)', () => {
   afterAll(() => closePythonWorkers());
 
   it('should flag no task whose candidates are all correct (I > 0 ⇒ E > 0), and print the detection rate', async () => {

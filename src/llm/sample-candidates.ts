@@ -1,13 +1,9 @@
-import {
-  fromSources,
-  type LlmProvenance,
-  type SourceCandidate,
-  type SourceLanguage,
-} from '../candidates/index.ts';
+import { fromSources, type SourceCandidate, type SourceLanguage } from '../candidates/index.ts';
 import { CrosscheckError, checkKeys, describeValue, isCrosscheckError, knownKeys } from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { SAMPLE_CANDIDATES_KEYS } from './options.ts';
 import { codegenMessages, entryOf } from './prompts.ts';
+import { provenanceOf } from './provenance.ts';
 import { requireLlm } from './require-llm.ts';
 import { AttemptFailure } from './transport.ts';
 import type { ChatMessage, ChatRequest, Completion, Llm, SampleCandidatesOptions } from './types.ts';
@@ -84,21 +80,7 @@ const candidatesOf = (llm: Llm, p: Prepared, completions: readonly Completion[])
   return built.map((cand, i) => {
     const c = completions[i];
     if (c === undefined) return cand;
-    const llmInfo: LlmProvenance = {
-      provider: c.provider,
-      model: c.model,
-      servedModel: c.servedModel,
-      key: c.key,
-      sample: c.sample,
-      cached: c.cached,
-      finishReason: c.finishReason,
-      truncated: c.finishReason === 'length',
-      usage: c.usage,
-      costUsd: c.costUsd,
-      retries: c.retries,
-      purpose: c.purpose,
-    };
-    return Object.freeze({ ...cand, llm: Object.freeze(llmInfo) });
+    return Object.freeze({ ...cand, llm: provenanceOf(c) });
   });
 };
 

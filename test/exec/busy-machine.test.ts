@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closePythonWorkers, configurePython } from '../../src/exec/python/index.ts';
+import { closePythonWorkers } from '../../src/exec/python/index.ts';
 import { candidates, closeSandboxPools, defineTask, run } from '../../src/index.ts';
 import { expectedStop, runUntilTimeIsSpent, stopShape } from '../helpers/python-time-stop.ts';
 
@@ -82,18 +82,13 @@ describe.skipIf(!hasTaskset)('a busy machine (one CPU shared with spinning proce
   }, 120_000);
 
   it('should stop a Python candidate whose time runs out at the call an idle machine stops it at', async () => {
-    // Arrange: the zygote looks at its child less often here (it waits for the CPU too), and the
+    // The zygote looks at its child less often here (it waits for the CPU too), and the
     // child's replies leave in other batches; neither may move the last call that runs.
-    try {
-      // Act
-      const { outcomes, budgetSpent } = await runUntilTimeIsSpent();
-      // Assert: what test/exec/candidate-time.test.ts gets on an idle machine.
-      expect(stopShape(outcomes)).toEqual(expectedStop());
-      expect(budgetSpent).toBe(true);
-    } finally {
-      configurePython({});
-      await closePythonWorkers();
-    }
+    // Act
+    const { outcomes, budgetSpent } = await runUntilTimeIsSpent();
+    // Assert: what test/exec/candidate-time.test.ts gets on an idle machine.
+    expect(stopShape(outcomes)).toEqual(expectedStop());
+    expect(budgetSpent).toBe(true);
   }, 120_000);
 
   it('should load a Python candidate whose top level needs 400 ms of CPU (an import) under a 250 ms call limit', async () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeWorkers } from '../../src/exec/command/index.ts';
-import { closePythonWorkers, configurePython } from '../../src/exec/python/index.ts';
+import { closePythonWorkers } from '../../src/exec/python/index.ts';
 import {
   type Candidate,
   CrosscheckError,
@@ -95,16 +95,11 @@ describe('run with candidateTimeMs', () => {
   });
 
   it('should stop a Python candidate at the first call that starts past its time, not when the zygote next looks', async () => {
-    try {
-      // Act
-      const { outcomes, budgetSpent } = await runUntilTimeIsSpent();
-      // Assert
-      expect(stopShape(outcomes)).toEqual(expectedStop());
-      expect(budgetSpent).toBe(true);
-    } finally {
-      configurePython({});
-      await closePythonWorkers();
-    }
+    // Act
+    const { outcomes, budgetSpent } = await runUntilTimeIsSpent();
+    // Assert
+    expect(stopShape(outcomes)).toEqual(expectedStop());
+    expect(budgetSpent).toBe(true);
   });
 
   it('should set no limit by default', async () => {

@@ -1,4 +1,4 @@
-import { configurePython } from '../../src/exec/python/index.ts';
+import { closePythonWorkers, configurePython } from '../../src/exec/python/index.ts';
 import { candidates, defineTask, type Outcome, run } from '../../src/index.ts';
 
 /**
@@ -13,18 +13,26 @@ const TWENTY_MS =
   'import time\ndef f(x):\n    end = time.thread_time() + 0.02\n    while time.thread_time() < end:\n        pass\n    return x + 1';
 export const CALLS_WITHIN = 11;
 
-/** Runs the candidate on 30 inputs in one worker (a row split over two would get the limit twice). */
+/**
+ * Runs the candidate on 30 inputs in one worker (a row split over two would get the limit
+ * twice), then puts the Python runner back to its defaults for the tests after it.
+ */
 export const runUntilTimeIsSpent = async (): Promise<{
   outcomes: readonly Outcome[];
   budgetSpent: boolean;
 }> => {
   configurePython({ workers: 1 });
-  const [candidate] = candidates.fromSources([TWENTY_MS], { language: 'python', entry: 'f' });
-  const inputs = Array.from({ length: 30 }, (_, i) => [i]);
-  const matrix = await run(defineTask({ name: 'f', timeoutMs: 1000 }), [candidate!], inputs, {
-    candidateTimeMs: 210,
-  });
-  return { outcomes: matrix.outcomes[0]!, budgetSpent: matrix.candidates[0]!.stats.budgetSpent };
+  try {
+    const [candidate] = candidates.fromSources([TWENTY_MS], { language: 'python', entry: 'f' });
+    const inputs = Array.from({ length: 30 }, (_, i) => [i]);
+    const matrix = await run(defineTask({ name: 'f', timeoutMs: 1000 }), [candidate!], inputs, {
+      candidateTimeMs: 210,
+    });
+    return { outcomes: matrix.outcomes[0]!, budgetSpent: matrix.candidates[0]!.stats.budgetSpent };
+  } finally {
+    configurePython({});
+    await closePythonWorkers();
+  }
 };
 
 /** What the run above must give, busy machine or not: 11 values, then `budget` for the rest. */

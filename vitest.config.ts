@@ -19,6 +19,15 @@ import { ALL_TESTS, HEAVY_FILES, NOT_QUICK, NOT_TESTS, OS_BOUNDARY_FILES } from 
  */
 const perCore = (k: number): number => Math.max(1, Math.round(availableParallelism() * k));
 
+/**
+ * Hang guards of the heavy projects. Five files share two cores there, each spawning installs,
+ * child test runs or whole-dataset runs, so one test's wall time is a multiple of its quiet one
+ * and moves with the runner: the HumanEval run through the Python runner took 83 s on a quiet
+ * machine, 121 s in a local CI run and over 180 s on a slower CI runner, where the guard failed
+ * it. Ten minutes still stops a real hang well inside CI's time.
+ */
+const HEAVY_HANG_GUARDS = { testTimeout: 600_000, hookTimeout: 600_000 } as const;
+
 export default defineConfig({
   test: {
     // Hang guards, not verdicts: a test that spawns a host project or a sandbox can take several
@@ -67,6 +76,7 @@ export default defineConfig({
           exclude: [...NOT_TESTS],
           maxWorkers: process.env.CROSSCHECK_TARBALL ? perCore(2.5) : 1,
           sequence: { groupOrder: 1 },
+          ...HEAVY_HANG_GUARDS,
         },
       },
       {
@@ -79,6 +89,7 @@ export default defineConfig({
           // Beside the heavy files, in the same worker count.
           maxWorkers: process.env.CROSSCHECK_TARBALL ? perCore(2.5) : 1,
           sequence: { groupOrder: 1 },
+          ...HEAVY_HANG_GUARDS,
         },
       },
     ],

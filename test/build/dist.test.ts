@@ -47,7 +47,7 @@ describe('the built package', () => {
       },
     );
     mkdirSync(OUT, { recursive: true });
-  }, 120_000);
+  });
 
   it('should emit ESM, CJS and declarations for both', () => {
     for (const file of [
@@ -247,7 +247,7 @@ export const checks = async (): Promise<void> => {
       return;
     }
     expect(typecheck('vitest5', 'vitest5.mjs', v5)).toBe('');
-  }, 240_000);
+  });
 });
 
 /** Vitest 5's types (it needs Node 22 to run, not to type-check), installed once into a temp prefix, never into the repository. */

@@ -18,7 +18,7 @@ let run: HostRun;
 beforeAll(async () => {
   rmSync(out, { recursive: true, force: true });
   run = await spawnNpmScript('demo:suite', { env: PLAIN_ENV });
-}, 180_000);
+});
 
 describe('the example suite', () => {
   it('should be what npm run demo runs after the demo script', () => {

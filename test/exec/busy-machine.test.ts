@@ -79,7 +79,7 @@ describe.skipIf(!hasTaskset)('a busy machine (one CPU shared with spinning proce
     // Assert
     expect(matrix.outcomes[0]?.[0]).toMatchObject({ kind: 'value', value: 2 });
     expect(matrix.outcomes[1]?.[0]).toMatchObject({ kind: 'timeout', reason: 'call' });
-  }, 120_000);
+  });
 
   it('should stop a Python candidate whose time runs out at the call an idle machine stops it at', async () => {
     // The zygote looks at its child less often here (it waits for the CPU too), and the
@@ -89,7 +89,7 @@ describe.skipIf(!hasTaskset)('a busy machine (one CPU shared with spinning proce
     // Assert: what test/exec/candidate-time.test.ts gets on an idle machine.
     expect(stopShape(outcomes)).toEqual(expectedStop());
     expect(budgetSpent).toBe(true);
-  }, 120_000);
+  });
 
   it('should load a Python candidate whose top level needs 400 ms of CPU (an import) under a 250 ms call limit', async () => {
     // Arrange: the top level stands in for `import numpy` (150-300 ms of CPU, more under load).
@@ -112,5 +112,5 @@ describe.skipIf(!hasTaskset)('a busy machine (one CPU shared with spinning proce
       expect.objectContaining({ kind: 'value', value: 2 }),
       expect.objectContaining({ kind: 'value', value: 3 }),
     ]);
-  }, 120_000);
+  });
 });

@@ -274,7 +274,7 @@ describe('property records through the test-framework reporters', () => {
       env: { REPORT_OUT: jestOut, ...PLAIN_ENV },
     });
     jest = { ...jestRun, report: JSON.parse(readFileSync(join(jestOut, 'report.json'), 'utf8')) };
-  }, 300_000);
+  });
 
   const expectRecords = (report: CrosscheckReport, framework: string, checkName: string) => {
     // Vitest joins describe and test with ' > ', Jest with ' '; @fast-check/* append the seed.

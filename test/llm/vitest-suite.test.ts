@@ -90,5 +90,5 @@ describe('a Vitest suite whose candidates come from fromModel', () => {
     expect(failed.all).toContain(`looked in: ${missing}`);
     expect(failed.all).toContain('recorded:  samples 0, 2 of this request');
     expect(requests()).toBe(3);
-  }, 300_000);
+  });
 });

@@ -89,7 +89,7 @@ describe('Jest fixture project', () => {
       './inputs': 'src/inputs/index.ts',
       './jest': 'matchers/jest.ts',
     });
-  }, 180_000);
+  });
 
   it('should pass and fail as expected and append every record to the records directory', async () => {
     // Arrange

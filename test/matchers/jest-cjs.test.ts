@@ -54,5 +54,5 @@ describe.each(['js', 'ts-jest', 'babel'])('a default-config Jest project (%s)', 
       ['toBeCoherentAcross', 'pass'],
     ]);
     expect(report.records.find((r) => r.kind === 'detection')?.m).toBe(3);
-  }, 300_000);
+  });
 });

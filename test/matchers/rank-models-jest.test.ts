@@ -17,7 +17,7 @@ const work = mkdtempSync(join(tmpdir(), 'crosscheck-rank-models-jest-'));
 describe('toRankModels in Jest', () => {
   beforeAll(async () => {
     await installPackage(project, { '.': 'src/index.ts', './jest': 'matchers/jest.ts' });
-  }, 180_000);
+  });
 
   it('should pass and fail as stated, with the unsupported pair in the failure output and the records', async () => {
     // Arrange
@@ -61,5 +61,5 @@ describe('toRankModels in Jest', () => {
       stated: ['strong', 'weak', 'weaker'],
       unsupported: [{ above: 'weak', below: 'weaker' }],
     });
-  }, 300_000);
+  });
 });

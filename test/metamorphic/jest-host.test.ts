@@ -17,7 +17,7 @@ const work = mkdtempSync(join(tmpdir(), 'crosscheck-relation-jest-'));
 describe('toSatisfyRelation in Jest', () => {
   beforeAll(async () => {
     await installPackage(project, { '.': 'src/index.ts', './jest': 'matchers/jest.ts' });
-  }, 180_000);
+  });
 
   it('should pass and fail as stated, with both calls in the failure and a record per assertion', async () => {
     // Arrange

@@ -77,7 +77,7 @@ beforeAll(async () => {
   );
   expect(bench.status, `${bench.stdout}\n${bench.stderr}`).toBe(0);
   benchReport = JSON.parse(readFileSync(benchPath, 'utf8'));
-}, 420_000);
+});
 
 describe('docs/report.schema.json', () => {
   it('is a JSON Schema 2020-12 with a description on every property', () => {

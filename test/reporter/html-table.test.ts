@@ -93,7 +93,7 @@ describe('the HTML report of 400 tasks × 2 models', () => {
     expect(shot.points, 'the plots are drawn').toBeGreaterThan(100);
     copyFileSync(shot.png, join(process.env.CROSSCHECK_SHOT_DIR ?? dir, 'report-400x2.png'));
     console.log(`report-400x2.html: ${(statSync(file).size / 1024).toFixed(0)} KiB; screenshot ${shot.png}`);
-  }, 180_000);
+  });
 
   it('should stay one page of rows at 10,000 checks', () => {
     const many = Array.from({ length: 25 }, (_, i) =>

@@ -35,7 +35,7 @@ beforeAll(async () => {
   });
   recordsParent = mkdtempSync(join(work, 'records-'));
   whole = await jest('whole', [], { RECORDS_PARENT: recordsParent });
-}, 240_000);
+});
 
 describe('Jest reporter', () => {
   it('should print the suite summary the Vitest reporter prints for the same suite', () => {
@@ -110,5 +110,5 @@ describe('Jest reporter', () => {
     expect(withoutTimings(report)).toEqual(withoutTimings(readReport(join(whole.out, 'report.json'))));
     const body = (text: string) => text.split('\n').slice(1).join('\n');
     expect(body(summaryText(rendered.stdout))).toBe(body(summaryText(whole.result.stdout)));
-  }, 240_000);
+  });
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   expect(run.exitCode, run.all).toBe(0);
   html = join(out, 'report.html');
   mkdirSync(SHOTS, { recursive: true });
-}, 300_000);
+});
 
 /**
  * The page's DOM and a screenshot saved as `name`, 1300 × 2600 px (tall enough to hold the checks
@@ -85,7 +85,7 @@ describe('HTML report in headless Chromium', () => {
     expect(legend).toContain('Candidates gave different outputs on at least one input');
     expect(dom).toContain('7 checks');
     expect(dom).toContain('<th title="sort by result"');
-  }, 180_000);
+  });
 
   it('expands a flagged row to its witness', async (context) => {
     const dom = await open('flagged-row.png', context, { hash: '#flagged&open=1' });
@@ -95,7 +95,7 @@ describe('HTML report in headless Chromium', () => {
     expect(detail).toMatch(/witness: \[-?\d+,-?\d+\]/);
     expect(detail).toMatch(/right, alsoRight: → -?\d+/);
     expect(detail).toMatch(/wrongOnOdd: → -?\d+/);
-  }, 180_000);
+  });
 
   it('expands a review row to its score against τ, verdict and judged inputs', async (context) => {
     const dom = await open('review-row.png', context, { hash: '#task=median&open=1' });
@@ -104,7 +104,7 @@ describe('HTML report in headless Chromium', () => {
     const detail = detailOf(dom);
     expect(detail).toContain('review: reject: score 0.50 &lt; τ 0.80');
     expect(detail).toContain('judged inputs: 2 (1 CORRECT, 1 INCORRECT, 0 unparseable)');
-  }, 180_000);
+  });
 
   it('expands a triangulation row to the selected program and its witnesses', async (context) => {
     const dom = await open('triangulation-row.png', context, { hash: '#task=inc&open=1' });
@@ -114,5 +114,5 @@ describe('HTML report in headless Chromium', () => {
     expect(detail).toContain('triangulation: fwd-inv');
     expect(detail).toContain('selected: right (support 1)');
     expect(detail).toContain('witnesses: dec');
-  }, 180_000);
+  });
 });

@@ -24,7 +24,7 @@ let whole: Awaited<ReturnType<typeof vitest>>;
 
 beforeAll(async () => {
   whole = await vitest('whole');
-}, 180_000);
+});
 
 describe('Vitest reporter', () => {
   it('should print the suite summary after the default reporter', () => {
@@ -110,7 +110,7 @@ describe('Vitest reporter', () => {
     expect(summaryText(rendered.stdout).split('\n')[0]).toBe(
       '   crosscheck  8 checks · 2 failed · 2 tasks (7 task × model pairs) · 2 pairs flagged (vitest, shards 1, 2 of 2)',
     );
-  }, 240_000);
+  });
 
   it('should write an HTML report that renders its plots in headless Chromium', async (context) => {
     // Act
@@ -122,5 +122,5 @@ describe('Vitest reporter', () => {
     expect(shot.nonWhite, 'not a blank page').toBeGreaterThan(20_000);
     expect(shot.refLine, 'dashed reference lines (I = 2E, same rank)').toBeGreaterThan(150);
     expect(shot.points, 'plotted points and class bars').toBeGreaterThan(2_000);
-  }, 120_000);
+  });
 });

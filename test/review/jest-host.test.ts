@@ -16,7 +16,7 @@ describe('toPassGroundedReview under Jest', () => {
       './jest': 'matchers/jest.ts',
       './llm-testing': 'src/llm/testing/index.ts',
     });
-  }, 180_000);
+  });
 
   it('should pass and fail as the judge says and append review records', async () => {
     const recordsDir = mkdtempSync(join(work, 'records-'));
@@ -52,5 +52,5 @@ describe('toPassGroundedReview under Jest', () => {
       ['review', 'fail'],
     ]);
     expect(records[1]!.llm?.live.calls).toBeGreaterThan(0);
-  }, 180_000);
+  });
 });

@@ -13,4 +13,4 @@ it('bench triangulation test fails under CI when the HumanEval data is missing, 
   });
   expect(r.exitCode).not.toBe(0);
   expect(`${r.stdout}\n${r.stderr}`).toMatch(/HumanEval reference data is missing.*CROSSCHECK_DATA/s);
-}, 120_000);
+});

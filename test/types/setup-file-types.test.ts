@@ -118,13 +118,13 @@ describe.each([
     ]);
     expect(output).toBe('');
     expect(exitCode).toBe(0);
-  }, 120_000);
+  });
 
   it('does not know the matchers without the types entry', async () => {
     const { exitCode, output } = await typecheck('sum.test.ts', module, moduleResolution, ['jest']);
     expect(exitCode).not.toBe(0);
     expect(output).toContain("Property 'toBeCoherentAcross' does not exist");
-  }, 120_000);
+  });
 });
 
 describe('a Vitest project with the matchers in setupFiles', () => {
@@ -134,5 +134,5 @@ describe('a Vitest project with the matchers in setupFiles', () => {
     ]);
     expect(output).toBe('');
     expect(exitCode).toBe(0);
-  }, 120_000);
+  });
 });

@@ -97,10 +97,13 @@ const runPipelines = async (rows: readonly RowJob[], ctx: RunContext): Promise<v
         const started = performance.now();
         const result = await hooksOf({ row, candidate }).invoke(args(), signal);
         ctx.stats(row).durationMs += performance.now() - started;
+        // At once, not when every sample of the group has answered this input (samples that
+        // share a judge wait for each other): the calls in flight are aborted now, not left to
+        // run to their timeout.
+        if (result.kind === 'fatal') end(result.error);
         return result;
       }),
     );
-    for (const r of results) if (r.kind === 'fatal') end(r.error);
     if (fatal !== null || ctx.signal?.aborted) return;
     const outcomes = results.map((r, k) =>
       pipelineOutcome(

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FunctionCandidate, PipelineHooks } from '../candidates/index.ts';
 import { toErrorInfo } from '../errors/index.ts';
 import { createCodec, type Tagged } from '../values/index.ts';
@@ -79,6 +80,8 @@ const pipelineOutcome = (
 const runPipelines = async (rows: readonly RowJob[], ctx: RunContext): Promise<void> => {
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  // Every pipeline call in flight listens to it (up to the pipelines' concurrency limits).
+  setMaxListeners(0, signal);
   let fatal: Error | null = null;
   const end = (error: Error) => {
     fatal ??= error;

@@ -131,6 +131,27 @@ describe('aborting a run of pipeline samples', () => {
     expect(error).toBeInstanceOf(RunAbortedError);
   });
 
+  it("should let more than ten calls in flight listen to the run's signal without a leak warning", async () => {
+    // Arrange: twelve samples at once, each call listening to the run's signal.
+    server = await startScriptedLlmServer({ rules: [{ reply: 'Total: 6' }] });
+    const llm = createLlm({ model: 'm', baseURL: server.url, cache: false });
+    const extractTotal = async (text: string, model: PipelineLlm) => model.complete(`Total of: ${text}`);
+    const samples = candidates.fromPipeline(extractTotal, { llm, n: 12, concurrency: 12 });
+    const warned: string[] = [];
+    const onWarning = (w: Error) => warned.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      // Act
+      await run(task, samples, [['3 pens at 2']], { signal: new AbortController().signal });
+      // Node emits warnings on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    // Assert
+    expect(warned).not.toContain('MaxListenersExceededWarning');
+  });
+
   it("should abort the other samples' calls in flight when one sample's model call misses the replay cache", async () => {
     // Arrange: every sample looks the invoice up on a loopback service that never answers,
     // passing its signal on as the handle asks. Samples 1 and 2 start with the lookup; sample 0

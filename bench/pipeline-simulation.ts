@@ -31,7 +31,7 @@ export interface SimulationRow {
   readonly incoherence: number;
   readonly lower: number;
   readonly upper: number;
-  /** Half-width of the Hoeffding interval: √(ln(2/δ)/(2n)). */
+  /** Half-width of the interval: the narrower of Hoeffding's and empirical Bernstein's (`measure`'s all-pairs interval). */
   readonly epsilon: number;
   /** Î/2: the error lower bound's point estimate. */
   readonly boundPoint: number;

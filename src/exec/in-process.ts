@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FunctionCandidate, PipelineHooks } from '../candidates/index.ts';
 import { toErrorInfo } from '../errors/index.ts';
 import { createCodec, type Tagged } from '../values/index.ts';
@@ -79,6 +80,8 @@ const pipelineOutcome = (
 const runPipelines = async (rows: readonly RowJob[], ctx: RunContext): Promise<void> => {
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  // Every pipeline call in flight listens to it (up to the pipelines' concurrency limits).
+  setMaxListeners(0, signal);
   let fatal: Error | null = null;
   const end = (error: Error) => {
     fatal ??= error;
@@ -97,10 +100,13 @@ const runPipelines = async (rows: readonly RowJob[], ctx: RunContext): Promise<v
         const started = performance.now();
         const result = await hooksOf({ row, candidate }).invoke(args(), signal);
         ctx.stats(row).durationMs += performance.now() - started;
+        // At once, not when every sample of the group has answered this input (samples that
+        // share a judge wait for each other): the calls in flight are aborted now, not left to
+        // run to their timeout.
+        if (result.kind === 'fatal') end(result.error);
         return result;
       }),
     );
-    for (const r of results) if (r.kind === 'fatal') end(r.error);
     if (fatal !== null || ctx.signal?.aborted) return;
     const outcomes = results.map((r, k) =>
       pipelineOutcome(

@@ -5,6 +5,7 @@ import { combineIsolation, describeOutcome, type IsolationUsed, type Outcome } f
 import { poolIdentity } from '../measure/index.ts';
 import {
   type CrosscheckRecord,
+  llmRecord,
   type PropertyCandidateRecord,
   type PropertyData,
   propertyRecord,
@@ -213,6 +214,8 @@ export const buildPropertyRecord = (
       },
       pass: !details.failed,
       tags: bridge.candidates.map((c) => c.tags),
+      // As the matchers do: pipeline samples' tokens and cost per candidate, and a judge's summary.
+      llm: llmRecord(bridge.candidates),
     },
   );
 };

@@ -34,7 +34,11 @@ export interface PipelineLlm {
   readonly sample: number;
   /** The model as requested. */
   readonly model: string;
-  /** Aborted when the call times out or the run is aborted; pass it on to your own I/O. */
+  /**
+   * Aborted when the call times out, the run is aborted, or another sample's call meets an error
+   * that ends the run (a replay miss); pass it on to your own I/O. The run does not wait for a
+   * call whose signal was aborted.
+   */
   readonly signal: AbortSignal;
   /** One completion of `request`, sample {@link PipelineLlm.sample}. */
   chat(request: ChatRequest): Promise<Completion>;
@@ -119,6 +123,15 @@ const callOnce = async (
   const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
   let fatal: Error | null = null;
   let failed: string | null = null;
+  // Settles the call before the pipeline does: on a fatal error (the run ends anyway) or when the
+  // run is aborted (another sample's replay miss, the caller's signal), as the timeout does, so a
+  // pipeline that catches the error or does not pass its signal on cannot hold the run.
+  let giveUp = (_why: 'fatal' | 'aborted'): void => {};
+  const givenUp = new Promise<'fatal' | 'aborted'>((resolve) => {
+    giveUp = resolve;
+  });
+  const onAbort = () => giveUp('aborted');
+  outer?.addEventListener('abort', onAbort, { once: true });
   const chat = async (request: ChatRequest): Promise<Completion> => {
     try {
       const c = await llm.chat(request, { sample, signal });
@@ -126,8 +139,10 @@ const callOnce = async (
       return c;
     } catch (error) {
       // Kept even if the pipeline catches it: a swallowed replay miss must still end the run.
-      if (isCrosscheckError(error) && FATAL_CODES.has(error.code)) fatal ??= error;
-      else if (isCrosscheckError(error) && error.code !== 'ABORTED') failed ??= error.message;
+      if (isCrosscheckError(error) && FATAL_CODES.has(error.code)) {
+        fatal ??= error;
+        giveUp('fatal');
+      } else if (isCrosscheckError(error) && error.code !== 'ABORTED') failed ??= error.message;
       throw error;
     }
   };
@@ -159,15 +174,18 @@ const callOnce = async (
           (thrown: unknown) => ({ kind: 'thrown' as const, thrown }),
         ),
       timedOut,
+      givenUp,
     ]);
     if (fatal !== null) return { kind: 'fatal', error: fatal };
     if (settled === 'timeout') return { kind: 'timeout', ms: timeoutMs };
+    if (settled === 'aborted' || settled === 'fatal') return { kind: 'thrown', thrown: outer?.reason };
     // A pipeline that threw after its model call failed did not answer: the cell is unknown.
     if (settled.kind === 'thrown' && failed !== null)
       return { kind: 'failed', reason: `a model call failed: ${failed}` };
     return settled;
   } finally {
     clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
     controller.abort();
   }
 };
@@ -187,7 +205,8 @@ const shortHash = (...parts: string[]): string => {
  *
  * A call that throws has an `error` outcome, one that returns `undefined` an `error` named
  * `PipelineReturnedUndefined`, one that does not settle in time a `timeout`; a replay miss (or a
- * missing key, an exhausted quota) ends the run with its error.
+ * missing key, an exhausted quota) ends the run with its error at once, aborting the other calls
+ * in flight, and so does aborting the run's signal (with `RunAbortedError`).
  * @public
  */
 export const fromPipeline = <I = never, R = unknown>(

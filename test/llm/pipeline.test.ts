@@ -143,6 +143,30 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
     expect(text.split(' ').length).toBe(2);
   });
 
+  it('should write tokens per sample into the record of a coherenceProperty run', async () => {
+    // Arrange
+    const samples = candidates.fromPipeline(extractTotal, { llm, n: 3, label: 'total' });
+    const property = coherenceProperty(task, samples, { inputs: fc.constantFrom(...plain) });
+    // Act
+    await fc.assert(property, { seed: 5, numRuns: 10 });
+    // Assert: one record, with a row per sample; each sample called the model once per distinct
+    // input drawn, and the server reported tokens for each call.
+    expect(property.records).toHaveLength(1);
+    const record = property.records[0];
+    if (!record) throw new Error('the run wrote no record');
+    const rows = record.llm?.candidates ?? [];
+    expect(rows.map((r) => r.label)).toEqual(['total#0', 'total#1', 'total#2']);
+    const distinct = new Set(server.completions().map((r) => r.lastUser)).size;
+    expect(distinct).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.calls).toBe(distinct);
+      expect(row.prompt).toBeGreaterThan(0);
+      expect(row.completion).toBeGreaterThan(0);
+    }
+    expect(record.tokens?.prompt).toBe(rows.reduce((s, r) => s + r.prompt, 0));
+    expect(parseRecord(JSON.parse(serializeRecord(record))).llm?.candidates).toEqual(rows);
+  });
+
   it('should give throws, undefined and unserialisable results their outcomes and time out a hang', async () => {
     let sawAbort = false;
     const awkward = async (text: string, model: PipelineLlm): Promise<unknown> => {

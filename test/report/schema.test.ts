@@ -10,7 +10,8 @@ import { PLAIN_ENV, spawnVitest } from '../helpers/spawn-host.ts';
 /**
  * docs/report.schema.json against every report the project writes: a real Vitest run of a fixture
  * project with a check of every kind a person reads (incoherence, detection, ranking, triangulation
- * selection and abstention, grounded review), and a real `crosscheck bench` run on a small
+ * selection and abstention, grounded review, an LLM pipeline's samples with per-sample tokens and a
+ * judged equivalence), and a real `crosscheck bench` run on a small
  * dataset. Ajv 8 (JSON Schema 2020-12, strict mode) validates; a broken report must fail with a
  * message that names the field.
  */
@@ -109,6 +110,26 @@ describe('docs/report.schema.json', () => {
       new Set(['coherence', 'detection', 'ranking', 'triangulation', 'review']),
     );
     expect(problems(suiteReport)).toBe('');
+  });
+
+  it('validates the record of a pipeline check, with its per-sample rows and the judge summary', () => {
+    // Arrange
+    type PipedRecord = {
+      task: string | null;
+      llm?: { candidates?: { label: string }[]; equivalence?: { judge: string; agreement: unknown } } | null;
+    };
+    const piped = (suiteReport as { records: PipedRecord[] }).records.find((r) => r.task === 'invoiceTotal');
+    const broken = structuredClone(suiteReport) as { records: PipedRecord[] };
+    const brokenLlm = broken.records.find((r) => r.task === 'invoiceTotal')?.llm;
+    if (brokenLlm?.equivalence) brokenLlm.equivalence.agreement = 2;
+    // Act
+    const valid = problems(suiteReport);
+    const invalid = problems(broken);
+    // Assert: the fields the schema once refused are there and validate; a wrong one is named.
+    expect(piped?.llm?.candidates?.map((c) => c.label)).toEqual(['total#0', 'total#1', 'total#2']);
+    expect(piped?.llm?.equivalence).toMatchObject({ judge: 'judge-m', agreement: 1, checked: 2 });
+    expect(valid).toBe('');
+    expect(invalid).toMatch(/\/records\/\d+\/llm\/equivalence\/agreement must be <= 1/);
   });
 
   it('validates the report of a real `crosscheck bench` run', () => {

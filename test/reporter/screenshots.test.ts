@@ -9,7 +9,7 @@ import { decodePng } from './png.ts';
 
 /**
  * The HTML report of a real Vitest run (test/fixtures/report-kinds: a flagged pool, a detection,
- * a ranking, grounded reviews, a triangulation selection and abstention) opened in headless
+ * a ranking, grounded reviews, a triangulation selection and abstention, a pipeline check) opened in headless
  * Chromium: the overview, the legend, and a flagged, a review and a triangulation row expanded.
  * The assertions read what the page shows (its DOM after the script ran); the PNGs are kept in
  * test-output/screenshots/ (or $CROSSCHECK_SHOT_DIR) for a person to look at.
@@ -66,7 +66,7 @@ describe('HTML report in headless Chromium', () => {
   it('shows the overview with its cards and the legend', async (context) => {
     const dom = await open('overview.png', context, {});
     if (!dom) return;
-    expect(dom).toMatch(/<b>7<\/b><span>passed<\/span>/);
+    expect(dom).toMatch(/<b>8<\/b><span>passed<\/span>/);
     expect(dom).toContain('flagged task: candidates disagreed on some input');
     const legend = /<details open="" id="legend">([\s\S]*?)<\/details>/.exec(dom)?.[1] ?? '';
     for (const term of [
@@ -83,14 +83,14 @@ describe('HTML report in headless Chromium', () => {
     ])
       expect(legend).toContain(`<dt>${term}</dt>`);
     expect(legend).toContain('Candidates gave different outputs on at least one input');
-    expect(dom).toContain('7 checks');
+    expect(dom).toContain('8 checks');
     expect(dom).toContain('<th title="sort by result"');
   });
 
   it('expands a flagged row to its witness', async (context) => {
     const dom = await open('flagged-row.png', context, { hash: '#flagged&open=1' });
     if (!dom) return;
-    expect(dom).toContain('2 of 7 checks');
+    expect(dom).toContain('2 of 8 checks');
     const detail = detailOf(dom);
     expect(detail).toMatch(/witness: \[-?\d+,-?\d+\]/);
     expect(detail).toMatch(/right, alsoRight: → -?\d+/);

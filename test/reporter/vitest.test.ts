@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { reportSchemaProblems } from '../helpers/report-schema.ts';
 import { PLAIN_ENV, spawnVitest } from '../helpers/spawn-host.ts';
 import { chromiumScreenshot } from './chromium.ts';
 import { crosscheck, fixtures, readReport, summaryText, withoutTimings } from './helpers.ts';
@@ -105,6 +106,8 @@ describe('Vitest reporter', () => {
     const report = readReport(merged);
     expect(report.run).toEqual({ framework: 'vitest', shard: { count: 2, indexes: [1, 2] } });
     expect(withoutTimings(report)).toEqual(withoutTimings(readReport(join(whole.out, 'report.json'))));
+    // The merged report is one the project writes too: it must follow the published schema.
+    expect(reportSchemaProblems(report)).toBe('');
     const body = (text: string) => text.split('\n').slice(1).join('\n');
     expect(body(summaryText(rendered.stdout))).toBe(body(summaryText(whole.result.stdout)));
     expect(summaryText(rendered.stdout).split('\n')[0]).toBe(

@@ -227,6 +227,13 @@ export const reviewSuiteText = (r: ReviewSummary): string =>
   " (an LLM judge's verdicts on the outputs, not a proof)";
 
 /**
+ * A review's verdict as every report prints it: `accepted`, `rejected` or `inconclusive`. The
+ * record keeps the judge's own word (`accept`, `reject`); a reader sees the outcome.
+ */
+export const reviewVerdictText = (verdict: string): string =>
+  verdict === 'accept' ? 'accepted' : verdict === 'reject' ? 'rejected' : 'inconclusive';
+
+/**
  * What a review or triangulation check found, for its row's result column: `accepted: score
  * 0.75 ≥ τ 0.50 on 4 judged inputs`, `selected right (support 2; witness dec)`, `abstained: no
  * program confirmed`; null for other kinds (their figures have columns of their own).
@@ -234,7 +241,7 @@ export const reviewSuiteText = (r: ReviewSummary): string =>
 export const resultText = (row: CheckRow): string | null => {
   const r = row.review;
   if (r) {
-    const word = r.verdict === 'accept' ? 'accepted' : r.verdict === 'reject' ? 'rejected' : 'inconclusive';
+    const word = reviewVerdictText(r.verdict);
     const inputs = `${r.judged} judged input${r.judged === 1 ? '' : 's'}`;
     if (r.score === null) return `${word}: no parseable verdict on ${inputs}`;
     return `${word}: score ${num(r.score, 2)} ${r.score >= r.threshold ? '≥' : '<'} τ ${num(r.threshold, 2)} on ${inputs}`;

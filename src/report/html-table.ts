@@ -7,6 +7,7 @@ import {
   num,
   pacText,
   resultText,
+  reviewVerdictText,
   unknownCell,
 } from './format.ts';
 import { checkLlmText } from './llm.ts';
@@ -100,7 +101,7 @@ const rowsOf = (summary: Summary): Row[] =>
       rs: resultText(r),
       rv: r.review
         ? {
-            verdict: r.review.verdict,
+            verdict: reviewVerdictText(r.review.verdict),
             score: r.review.score,
             threshold: r.review.threshold,
             judged: r.review.judged,

@@ -102,7 +102,7 @@ describe('HTML report in headless Chromium', () => {
     if (!dom) return;
     expect(dom).toContain('rejected: score 0.50 &lt; τ 0.80 on 2 judged inputs');
     const detail = detailOf(dom);
-    expect(detail).toContain('review: reject: score 0.50 &lt; τ 0.80');
+    expect(detail).toContain('review: rejected: score 0.50 &lt; τ 0.80');
     expect(detail).toContain('judged inputs: 2 (1 CORRECT, 1 INCORRECT, 0 unparseable)');
   });
 

@@ -103,6 +103,8 @@ describe('HTML report in headless Chromium', () => {
     expect(dom).toContain('rejected: score 0.50 &lt; τ 0.80 on 2 judged inputs');
     const detail = detailOf(dom);
     expect(detail).toContain('review: rejected: score 0.50 &lt; τ 0.80');
+    // The result column wraps instead of running past the page: nothing scrolls sideways at 1300 px.
+    expect(dom).toContain('data-overflow="false"');
     expect(detail).toContain('judged inputs: 2 (1 CORRECT, 1 INCORRECT, 0 unparseable)');
   });
 

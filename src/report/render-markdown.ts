@@ -12,10 +12,12 @@ import {
   isolationText,
   LEGEND,
   MEAN_INCOHERENCE_NOTE,
+  MODELS_LEGEND,
   meanShare,
   num,
   outcomeText,
   overText,
+  PROPERTIES_LEGEND,
   PROPERTY_NOTE,
   pacText,
   pct,
@@ -131,6 +133,8 @@ const properties = (summary: Summary): string[] => {
     ...(rows.length > shown.length
       ? ['', `… and ${rows.length - shown.length} more in the JSON report`]
       : []),
+    '',
+    ...legend(PROPERTIES_LEGEND),
   ];
 };
 
@@ -163,11 +167,11 @@ const witnesses = (summary: Summary): string[] => {
   ];
 };
 
-/** What each word and column of the report means, under the checks table. */
-const legend = (): string[] => [
+/** What each word and column of a table means, under the table. */
+const legend = (terms: ReadonlyArray<readonly [string, string]>): string[] => [
   '<details open><summary>Legend</summary>',
   '',
-  ...LEGEND.map(([term, meaning]) => `- **${cell(term)}**: ${meaning}`),
+  ...terms.map(([term, meaning]) => `- **${cell(term)}**: ${meaning}`),
   '',
   '</details>',
 ];
@@ -272,6 +276,8 @@ const models = (summary: Summary): string[] => {
     ),
     '',
     `Spearman (coherent share, correct share): ${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length)}). Rank 1 is best.`,
+    '',
+    ...legend(MODELS_LEGEND),
   ];
 };
 
@@ -292,7 +298,8 @@ export const renderMarkdown = (raw: CrosscheckReport): string => {
   if (summary.rows.length === 0)
     return `${[...lines, '', 'No crosscheck records in this run.'].join('\n')}\n`;
   const measured = summary.rows.some((r) => r.kind !== 'property');
-  if (measured) lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary), '', ...legend());
+  if (measured)
+    lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary), '', ...legend(LEGEND));
   lines.push(...properties(summary), ...witnesses(summary));
   const m = models(summary);
   if (m.length) lines.push('', ...m);

@@ -27,8 +27,8 @@ import {
   resultText,
   reviewSuiteText,
   rhoStrength,
-  TERMINAL_KEY,
   taskCountText,
+  terminalKey,
   unknownCell,
   unknownSuiteText,
   unrecordedText,
@@ -391,7 +391,7 @@ export const renderTerminal = (raw: CrosscheckReport, options: TerminalOptions =
     lines.push(
       '',
       ...checksTable(measured, width, c),
-      ...wordChunks(TERMINAL_KEY, width - 4).map((x) => `    ${c.dim(x)}`),
+      ...wordChunks(terminalKey(measured), width - 4).map((x) => `    ${c.dim(x)}`),
       '',
       ...suiteLines(summary, width, c),
     );

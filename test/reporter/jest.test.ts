@@ -56,6 +56,7 @@ describe('Jest reporter', () => {
         ✗  ⚑  sum   beta   toHaveIncoherenceBelow  3  60  0.500 ± 0.181  0.250 ± 0.181  —           2+1      [...]ms
         ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.750 ± 0.181  —           2        [...]ms
           key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε incoherence ± half-width
+          · PAC detection verdict · classes sizes of groups of identical candidates
 
         Suite  mean Î 0.089 over 6 task points · mean error lower bound 0.027 over 6 checks
           isolation none (trusted functions only)

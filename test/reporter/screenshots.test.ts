@@ -68,7 +68,7 @@ describe('HTML report in headless Chromium', () => {
     if (!dom) return;
     expect(dom).toMatch(/<b>7<\/b><span>passed<\/span>/);
     expect(dom).toContain('flagged task: candidates disagreed on some input');
-    const legend = /<details open="" id="legend">([\s\S]*?)<\/details>/.exec(dom)?.[1] ?? '';
+    const legend = /<details open="" id="legend"[^>]*>([\s\S]*?)<\/details>/.exec(dom)?.[1] ?? '';
     for (const term of [
       '⚑ flagged',
       'Î ± ε',
@@ -85,6 +85,10 @@ describe('HTML report in headless Chromium', () => {
     expect(legend).toContain('Candidates gave different outputs on at least one input');
     expect(dom).toContain('7 checks');
     expect(dom).toContain('<th title="sort by result"');
+    // The Models table explains its columns under it.
+    const models = /<details open="" id="models-legend"[^>]*>([\s\S]*?)<\/details>/.exec(dom)?.[1] ?? '';
+    for (const term of ['coherent tasks', 'correct tasks', 'rank', 'mean Î', 'mean error'])
+      expect(models).toContain(`<dt>${term}</dt>`);
   });
 
   it('expands a flagged row to its witness', async (context) => {

@@ -45,6 +45,7 @@ describe('Vitest reporter', () => {
         ✗  ⚑  sum   beta   toHaveIncoherenceBelow  3  60  0.500 ± 0.181  0.250 ± 0.181  —           2+1      [...]ms
         ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.750 ± 0.181  —           2        [...]ms
           key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε incoherence ± half-width
+          · PAC detection verdict · classes sizes of groups of identical candidates
 
         Suite  mean Î 0.089 over 6 task points · mean error lower bound 0.027 over 6 checks
           isolation none (trusted functions only)
@@ -117,8 +118,8 @@ describe('Vitest reporter', () => {
 
   it('should write an HTML report that renders its plots in headless Chromium', async (context) => {
     // Act
-    // Tall enough for the class bars, below the models table and the two scatter plots.
-    const shot = await chromiumScreenshot(join(whole.out, 'report.html'), context, { height: 1800 });
+    // Tall enough for the class bars, below the models table, its legend and the two scatter plots.
+    const shot = await chromiumScreenshot(join(whole.out, 'report.html'), context, { height: 2400 });
     // Assert
     if (!shot) return;
     expect(shot.errors).toEqual([]);

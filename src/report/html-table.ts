@@ -10,7 +10,7 @@ import {
   reviewVerdictText,
   unknownCell,
 } from './format.ts';
-import { checkLlmText } from './llm.ts';
+import { candidateLlmLines, checkLlmText, equivalenceText } from './llm.ts';
 import type { Summary } from './summary.ts';
 
 /**
@@ -46,6 +46,12 @@ interface Row {
   /** Unknown cells (timeouts, crashes) and whether the check was inconclusive; null when neither. */
   readonly u: string | null;
   readonly s: number | null;
+  /** Tokens and cost of the check's model calls; null without any. */
+  readonly tk: string | null;
+  /** Who judged which outputs are equal and how well it agreed on labelled pairs; null without a judge. */
+  readonly eq: string | null;
+  /** Each pipeline sample's calls, tokens and cost; empty unless the candidates were pipeline samples. */
+  readonly lc: ReadonlyArray<{ readonly label: string; readonly text: string }>;
   /** What a review or triangulation found, as one line; null for other kinds. */
   readonly rs: string | null;
   /** A review's score against τ, verdict and judged inputs. */
@@ -98,6 +104,8 @@ const rowsOf = (summary: Summary): Row[] =>
       u: (r.unknownCells ?? 0) > 0 || r.inconclusive !== null ? unknownCell(r) : null,
       s: r.seed,
       tk: checkLlmText(r.llm),
+      eq: equivalenceText(r.llm),
+      lc: candidateLlmLines(r.llm),
       rs: resultText(r),
       rv: r.review
         ? {
@@ -173,7 +181,7 @@ if(st.sort){var k=st.sort,d=st.desc?-1:1;out.sort(function(a,b){var x=rows[a][k]
 return out;}
 function detail(r){var td=el('td');td.colSpan=COLS.length;var dl=el('dl');
 function add(k,v){dl.appendChild(el('dt',k));dl.appendChild(el('dd',v));}
-add('test',r.te+(r.fi?'  ('+r.fi+')':''));add('seed',r.s===null?'\\u2014':r.s);if(r.r!==null)add('Spearman \\u03c1',r.r);if(r.u!==null)add('unknown cells',r.u);if(r.tk)add('LLM',r.tk);
+add('test',r.te+(r.fi?'  ('+r.fi+')':''));add('seed',r.s===null?'\\u2014':r.s);if(r.r!==null)add('Spearman \\u03c1',r.r);if(r.u!==null)add('unknown cells',r.u);if(r.tk)add('LLM',r.tk);if(r.eq)add('LLM judge',r.eq);r.lc.forEach(function(c){add('LLM '+c.label,c.text);});
 if(r.rv){add('review',r.rv.verdict+(r.rv.score===null?': no parseable verdict':': score '+r.rv.score.toFixed(2)+(r.rv.score>=r.rv.threshold?' \\u2265':' <')+' \\u03c4 '+r.rv.threshold.toFixed(2)));add('judged inputs',r.rv.judged+' ('+r.rv.counts+')');add('why',r.rv.reason);}
 if(r.tr){add('triangulation',r.tr.transformation);if(r.tr.selected!==null){add('selected',r.tr.selected+(r.tr.support===null?'':' (support '+r.tr.support+')'));add('witnesses',r.tr.witnesses.length?r.tr.witnesses.join(', '):'none recorded');}else add('selected','none: abstained, no program was confirmed by the witnesses');}
 if(r.w){add('witness',r.w.input+(r.w.original&&r.w.original!==r.w.input?'   (shrunk from '+r.w.original+')':''));if(r.w.reason)add('why',r.w.reason);

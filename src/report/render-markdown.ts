@@ -35,7 +35,7 @@ import {
   unknownSuiteText,
   unrecordedText,
 } from './format.ts';
-import { checkLlmText, llmSummaryLines } from './llm.ts';
+import { candidateLlmLines, checkLlmText, equivalenceText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
 import { rankingMarkdown, reportRanking } from './render-ranking.ts';
 import type { CrosscheckReport } from './report.ts';
@@ -176,6 +176,31 @@ const legend = (terms: ReadonlyArray<readonly [string, string]>): string[] => [
   '</details>',
 ];
 
+/**
+ * The model calls of each check whose candidates were pipeline samples or whose equality an LLM
+ * judge decided: tokens and cost per sample, and the judge with its agreement on labelled pairs.
+ * The checks table has one tokens cell per check; this is where a sample's share is read.
+ */
+const llmChecks = (summary: Summary): string[] => {
+  const all = summary.rows.filter((r) => r.llm?.candidates || r.llm?.equivalence);
+  if (all.length === 0) return [];
+  const rows = all.slice(0, MAX_WITNESSES);
+  const more = all.length - rows.length;
+  return [
+    '',
+    '### LLM calls per check',
+    '',
+    ...rows.flatMap((r) => {
+      const judge = equivalenceText(r.llm);
+      return [
+        `- ${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail} ${cell(r.task ?? r.test ?? '?')}${r.model ? ` (${cell(r.model)})` : ''}, ${cell(checkName(r))}: ${cell(checkLlmText(r.llm) ?? GLYPHS.none)}${judge === null ? '' : `; ${cell(judge)}`}`,
+        ...candidateLlmLines(r.llm).map((c) => `  - ${cell(c.label)}: ${cell(c.text)}`),
+      ];
+    }),
+    ...(more > 0 ? [`- … and ${more} more in the JSON and HTML reports`] : []),
+  ];
+};
+
 /** Bolds the leading figure: `3 tasks` → `**3** tasks`. */
 const bold = (text: string): string => text.replace(/^(\d+)/, '**$1**');
 
@@ -300,7 +325,7 @@ export const renderMarkdown = (raw: CrosscheckReport): string => {
   const measured = summary.rows.some((r) => r.kind !== 'property');
   if (measured)
     lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary), '', ...legend(LEGEND));
-  lines.push(...properties(summary), ...witnesses(summary));
+  lines.push(...properties(summary), ...witnesses(summary), ...llmChecks(summary));
   const m = models(summary);
   if (m.length) lines.push('', ...m);
   const ranking = reportRanking(report);

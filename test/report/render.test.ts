@@ -428,3 +428,102 @@ describe('legends and keys', () => {
     expect(html).not.toContain('<b>0.000</b><span>mean incoherence');
   });
 });
+
+describe('LLM calls per check', () => {
+  const totals = (calls: number, prompt: number, completion: number, costUsd: number | null) => ({
+    calls,
+    prompt,
+    completion,
+    costUsd,
+    unpricedCalls: costUsd === null ? calls : 0,
+    unreportedCalls: 0,
+    retries: 0,
+  });
+  /** A pool of two pipeline samples whose outputs a judge compared, with `checked` labelled pairs. */
+  const judged = (task: string, agreement: number | null, checked: number): CrosscheckRecord => ({
+    ...coherence({ task, model: 'pipe', incoherence: 0.1 }),
+    llm: {
+      calls: [],
+      truncated: 0,
+      live: totals(0, 0, 0, null),
+      replayed: totals(5, 1500, 60, 0.0031),
+      unpriced: [],
+      candidates: [
+        { label: 'total#0', calls: 2, prompt: 600, completion: 20, costUsd: 0.0012 },
+        { label: 'total#1', calls: 2, prompt: 600, completion: 25, costUsd: null },
+      ],
+      equivalence: {
+        judge: 'judge-4o',
+        pairs: 3,
+        equivalent: 2,
+        different: 1,
+        garbage: 0,
+        failed: 0,
+        undecided: 0,
+        agreement,
+        checked,
+      },
+    },
+  });
+  const llmReport = () =>
+    createReport([judged('sum', 0.9, 10), judged('max', null, 0)], { framework: 'vitest', shard: null });
+
+  it('should give each pipeline sample its calls, tokens and cost in the Markdown check details', () => {
+    // Act
+    const md = renderMarkdown(llmReport());
+    // Assert
+    const details = md.slice(md.indexOf('### LLM calls per check'));
+    expect(details).toContain('- ✓ sum (pipe), toHaveIncoherenceBelow: 1,560 tok · $0.0031');
+    expect(details).toContain('  - total#0: 2 calls · 600 prompt + 20 completion tokens · $0.0012');
+    expect(details).toContain('  - total#1: 2 calls · 600 prompt + 25 completion tokens · unpriced');
+  });
+
+  it('should give each pipeline sample its calls, tokens and cost in the HTML row detail', () => {
+    // Act
+    const html = renderHtml(llmReport());
+    // Assert
+    const data = JSON.parse(
+      /<script type="application\/json" id="checks-data">([\s\S]*?)<\/script>/.exec(html)![1]!,
+    );
+    expect(data.find((r: { t: string }) => r.t === 'sum').lc).toEqual([
+      { label: 'total#0', text: '2 calls · 600 prompt + 20 completion tokens · $0.0012' },
+      { label: 'total#1', text: '2 calls · 600 prompt + 25 completion tokens · unpriced' },
+    ]);
+    // The expanded row prints each sample's line (the script reads `lc`).
+    expect(html).toContain("r.lc.forEach(function(c){add('LLM '+c.label,c.text);})");
+  });
+
+  it('should say which model judged equality and its agreement on labelled pairs, in every format', () => {
+    // Arrange
+    const r = llmReport();
+    // Act
+    const terminal = renderTerminal(r, { color: false, width: 160 });
+    const md = renderMarkdown(r);
+    const html = renderHtml(r);
+    // Assert
+    expect(terminal).toContain(
+      'sum · pipe · toHaveIncoherenceBelow: equality judged by judge-4o: agreement 90% on 10 labelled pairs',
+    );
+    expect(terminal).toContain(
+      'max · pipe · toHaveIncoherenceBelow: equality judged by judge-4o: no labelled pairs',
+    );
+    expect(md).toContain('; equality judged by judge-4o: agreement 90% on 10 labelled pairs');
+    expect(md).toContain('; equality judged by judge-4o: no labelled pairs');
+    const data = JSON.parse(
+      /<script type="application\/json" id="checks-data">([\s\S]*?)<\/script>/.exec(html)![1]!,
+    );
+    expect(data.map((row: { t: string; eq: string }) => [row.t, row.eq])).toEqual([
+      ['max', 'equality judged by judge-4o: no labelled pairs'],
+      ['sum', 'equality judged by judge-4o: agreement 90% on 10 labelled pairs'],
+    ]);
+  });
+
+  it('should print no judge line for a check whose equality no model decided', () => {
+    // Act
+    const terminal = renderTerminal(report(), { color: false, width: 160 });
+    const md = renderMarkdown(report());
+    // Assert
+    expect(terminal).not.toContain('equality judged by');
+    expect(md).not.toContain('### LLM calls per check');
+  });
+});

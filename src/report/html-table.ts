@@ -163,7 +163,7 @@ var rows=JSON.parse(document.getElementById('checks-data').textContent);
 var PAGE=100;
 var COLS=[['','v',40],['task','t',140],['model','mo',110],['check','c',150],['m','m',40],['n','n',50],['\\u00ce \\u00b1 \\u03b5','iv',110,'i'],['error','ev',110,'e'],['PAC','p',80],['\\u03c1','r',50],['classes','cl',90],['seed','s',70]];
 if(rows.some(function(r){return r.rs!==null;})){COLS.splice(10,0,['result','rs',150]);
-var TIGHT={v:32,t:100,mo:90,c:130,iv:100,ev:100,p:70,r:40,cl:60,s:50};COLS.forEach(function(c){if(TIGHT[c[1]])c[2]=TIGHT[c[1]];});}
+var TIGHT={v:32,t:100,mo:90,c:120,iv:100,ev:100,p:80,r:40,cl:60,s:50};COLS.forEach(function(c){if(TIGHT[c[1]])c[2]=TIGHT[c[1]];});}
 var NUM={m:1,n:1,iv:1,ev:1,r:1,s:1};
 var st={flagged:false,failed:false,model:'',task:'',sort:'',desc:false,page:0,open:-1};
 function readHash(){var h=location.hash.replace(/^#/,'');if(!h)return;h.split('&').forEach(function(kv){var i=kv.indexOf('='),k=i<0?kv:kv.slice(0,i),v=i<0?'':decodeURIComponent(kv.slice(i+1));

@@ -13,13 +13,16 @@ import type { CrosscheckRecord } from '../report/index.ts';
 export interface PairResult {
   readonly model: string;
   readonly task: string;
-  /** `failed`: the task could not be measured for this model (`reason` says why). */
+  /**
+   * `failed`: the pair was not run, the task could not be measured for this model (`reason`
+   * says why). Reports call it "not run"; the value stays `failed` for the readers of reports.
+   */
   readonly status: 'ok' | 'failed';
   readonly reason: string | null;
   /** Candidates and inputs actually used. */
   readonly m: number;
   readonly n: number;
-  /** Î and Ê on the same inputs; null when failed. */
+  /** Î and Ê on the same inputs; null when not run. */
   readonly incoherence: number | null;
   readonly error: number | null;
   /**

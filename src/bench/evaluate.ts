@@ -263,7 +263,7 @@ export const evaluateTask = async (
     outcomes = representativeOf.map((r) => distinct[r] as Outcome[]);
   } catch (error) {
     if (signal?.aborted) throw error;
-    const reason = `run failed: ${isCrosscheckError(error) ? error.message : String(error)}`;
+    const reason = `the run stopped: ${isCrosscheckError(error) ? error.message : String(error)}`;
     for (const p of pools) pairs.push(failed(p.model, task.taskId, reason, p.to - p.from, n));
     return { pairs, calls };
   }

@@ -15,8 +15,9 @@ export interface TaskFigure {
 /** Per-model figures (table 4 plus false positives). `null` where a figure does not apply. @public */
 export interface ModelFigures {
   readonly model: string;
-  /** Tasks measured (failed ones excluded). */
+  /** Tasks measured (pairs not run excluded). */
   readonly tasks: number;
+  /** Pairs not run (status `failed`): no verdict on the model's code, in no figure. */
   readonly failedTasks: number;
   readonly meanError: number | null;
   readonly meanIncoherence: number | null;

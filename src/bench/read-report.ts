@@ -57,7 +57,7 @@ export const readReport = (source: string | object): ReadReport => {
 /**
  * Mean incoherence or mean error per model, as `{ model: figure }` (lower is better), ready for
  * `expect(perModel(a, 'incoherence')).toRankLike(perModel(b, 'incoherence'))`. For a bench
- * report: the mean over the model's pairs that ran (`bench.figures.models`; failed pairs count in
+ * report: the mean over the model's pairs that ran (`bench.figures.models`; pairs not run count in
  * no mean). For a test-run report: the mean over the model's task points (`summary.ranking`).
  * Models without the figure (no reference for `error`) are left out.
  * @public

@@ -41,7 +41,7 @@ export interface BenchHooks {
   /** Stops starting tasks and aborts the running ones; finished pairs stay in the checkpoint. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BenchProgress) => void;
-  /** One human line (a failed task, a short input set). */
+  /** One human line (a pair not run, a short input set). */
   readonly log?: (line: string) => void;
   /** The exact inputs a task's candidates run on, once generated (`npm run bench:floor` exports them). */
   readonly onInputs?: (task: DatasetTask, inputs: readonly (readonly unknown[])[]) => void;
@@ -218,7 +218,7 @@ const runLocked = async (
   const record = (task: DatasetTask, pair: PairResult): void => {
     checkpoint.add({ ...pair, data: digestOf(pair.model, task) });
     pairsDone++;
-    if (pair.status === 'failed') log(`${pair.model} ${pair.task}: failed: ${pair.reason}`);
+    if (pair.status === 'failed') log(`${pair.model} ${pair.task}: not run: ${pair.reason}`);
   };
 
   await pool(

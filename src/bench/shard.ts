@@ -17,7 +17,7 @@ import { type ModelFigures, modelFigures, rankingAgreement } from './figures.ts'
  * Sharding a benchmark across machines (`crosscheck bench --shard i/k`) and joining the shards
  * (`crosscheck report merge`) into the report of the unsharded run. Every bench report carries a
  * `bench` section: the run's identity (options that decide results, a digest of the data used,
- * the selected models and tasks), one entry per (model, task) pair it measured, failed ones
+ * the selected models and tasks), one entry per (model, task) pair it measured, those not run
  * included, and the per-model figures computed from those pairs. A merge checks the identities,
  * joins the pairs and records, and computes the figures again from the joined pairs.
  * @packageDocumentation
@@ -186,7 +186,7 @@ const entryOf = (p: PairResult): BenchPairEntry => ({
 
 /**
  * Per-model figures from per-task pairs: never from other figures, so the figures of merged
- * shards are those of the whole run. Failed pairs count as failed tasks.
+ * shards are those of the whole run. Pairs not run count in `failedTasks`, in no figure.
  * @public
  */
 export const benchFigures = (

@@ -25,6 +25,17 @@ const COLUMNS: readonly Column[] = [
   { title: 'false+', pick: (m) => m.falsePositives, int: true },
 ];
 
+/**
+ * What each column means, under the table: a person reads the table in a terminal or a CI log,
+ * away from the docs. Figures are means over the model's tasks that ran.
+ */
+const KEY = [
+  'key: error  share of candidate outputs that differ from the reference · incoh.  share of candidate pairs that disagree (no reference needed)',
+  '     spearman  rank correlation of error and incoherence over tasks · detect  share of tasks with error > 0 whose incoherence is > 0 too',
+  '     undet.err  mean error of the tasks incoherence missed · false+  tasks with incoherence > 0 and error 0',
+  '     not run  pairs that could not be measured (see the log), in no figure: no verdict on the code',
+];
+
 const cell = (x: number | null, int = false): string => (x === null ? '—' : int ? String(x) : x.toFixed(4));
 const delta = (a: number | null, b: number | null, int = false): string => {
   if (a === null || b === null) return '';
@@ -101,7 +112,7 @@ export const renderBenchTable = (result: BenchResult): string => {
       (result.complete ? '' : ' — INTERRUPTED: figures cover the finished pairs; rerun to resume'),
   ];
   const ranking = result.ranking ? ['', ...rankingLines(result.ranking)] : [];
-  return `${[...text, '', ...tail, ...ranking].join('\n')}\n`;
+  return `${[...text, ...KEY, '', ...tail, ...ranking].join('\n')}\n`;
 };
 
 /** The one JSON line a run ends with on stdout (issue 7's format; `null` where a figure does not apply). @public */

@@ -87,7 +87,7 @@ const firstLine = (message: string): string => {
 /**
  * `crosscheck bench` over what was written, with the task selection of this run: without
  * `--tasks` and `--limit` the bench would also measure the tasks left unsampled (the output keeps
- * the dataset's whole task file) and report each as failed for want of candidates.
+ * the dataset's whole task file) and report each as not run for want of candidates.
  */
 const benchCommand = (out: string, v: Record<string, string | undefined>): string =>
   [

@@ -227,6 +227,13 @@ export const reviewSuiteText = (r: ReviewSummary): string =>
   " (an LLM judge's verdicts on the outputs, not a proof)";
 
 /**
+ * A review's verdict as every report prints it: `accepted`, `rejected` or `inconclusive`. The
+ * record keeps the judge's own word (`accept`, `reject`); a reader sees the outcome.
+ */
+export const reviewVerdictText = (verdict: string): string =>
+  verdict === 'accept' ? 'accepted' : verdict === 'reject' ? 'rejected' : 'inconclusive';
+
+/**
  * What a review or triangulation check found, for its row's result column: `accepted: score
  * 0.75 ≥ τ 0.50 on 4 judged inputs`, `selected right (support 2; witness dec)`, `abstained: no
  * program confirmed`; null for other kinds (their figures have columns of their own).
@@ -234,7 +241,7 @@ export const reviewSuiteText = (r: ReviewSummary): string =>
 export const resultText = (row: CheckRow): string | null => {
   const r = row.review;
   if (r) {
-    const word = r.verdict === 'accept' ? 'accepted' : r.verdict === 'reject' ? 'rejected' : 'inconclusive';
+    const word = reviewVerdictText(r.verdict);
     const inputs = `${r.judged} judged input${r.judged === 1 ? '' : 's'}`;
     if (r.score === null) return `${word}: no parseable verdict on ${inputs}`;
     return `${word}: score ${num(r.score, 2)} ${r.score >= r.threshold ? '≥' : '<'} τ ${num(r.threshold, 2)} on ${inputs}`;
@@ -301,8 +308,42 @@ export const LEGEND: ReadonlyArray<readonly [term: string, meaning: string]> = [
   ['seed', 'Seed of the input generator: rerunning with it draws the same inputs.'],
 ];
 
-/** The terminal's one-line key to the checks table (the HTML and Markdown reports carry the full {@link LEGEND}). */
-export const TERMINAL_KEY = `key: ${GLYPHS.pass} passed  ${GLYPHS.fail} failed  ${GLYPHS.flag} flagged (candidates disagree) · m candidates · n inputs · Î ${GLYPHS.pm} ε incoherence ± half-width`;
+/** What each column of the Models table means, printed under it in HTML and Markdown. */
+export const MODELS_LEGEND: ReadonlyArray<readonly [term: string, meaning: string]> = [
+  [
+    'coherent tasks',
+    'Tasks on which the model’s candidates never disagreed, of the tasks it was checked on.',
+  ],
+  [
+    'correct tasks',
+    'Tasks with error 0 (every candidate output matched the reference), of the tasks that had a reference.',
+  ],
+  [
+    'rank',
+    'Place by the share in the column to its left (1 = highest share, best); tied models share the mean of their places.',
+  ],
+  ['mean Î', 'The model’s incoherence averaged over its tasks.'],
+  ['mean error', 'The model’s error against the reference averaged over its tasks with one.'],
+];
+
+/** What each column of the fast-check property table means, printed under it in HTML and Markdown. */
+export const PROPERTIES_LEGEND: ReadonlyArray<readonly [term: string, meaning: string]> = [
+  ['runs', 'Inputs fast-check tried (“12 of 100” when the run stopped early).'],
+  [
+    'result',
+    'held (no run broke the property), falsified (a counterexample was found and shrunk), too many skips (preconditions rejected most inputs), interrupted.',
+  ],
+  ['replay', 'The fast-check parameters that rerun exactly this run and its counterexample.'],
+  ['counterexample', 'The shrunk input on which the property broke, with each candidate’s output.'],
+];
+
+/**
+ * The terminal's key to the checks table, one line when it fits (the HTML and Markdown reports
+ * carry the full {@link LEGEND}); `result` is explained only when that column is shown.
+ */
+export const terminalKey = (rows: readonly CheckRow[]): string =>
+  `key: ${GLYPHS.pass} passed  ${GLYPHS.fail} failed  ${GLYPHS.flag} flagged (candidates disagree) · m candidates · n inputs · Î ${GLYPHS.pm} ε incoherence ± half-width · PAC detection verdict · classes sizes of groups of identical candidates` +
+  (hasResults(rows) ? ' · result review verdict or triangulation pick' : '');
 
 /**
  * The suite's outcome counts in the one vocabulary: `7 passed, 1 failed (1 inconclusive)`.

@@ -7,9 +7,10 @@ import {
   num,
   pacText,
   resultText,
+  reviewVerdictText,
   unknownCell,
 } from './format.ts';
-import { checkLlmText } from './llm.ts';
+import { candidateLlmLines, checkLlmText, equivalenceText } from './llm.ts';
 import type { Summary } from './summary.ts';
 
 /**
@@ -45,6 +46,12 @@ interface Row {
   /** Unknown cells (timeouts, crashes) and whether the check was inconclusive; null when neither. */
   readonly u: string | null;
   readonly s: number | null;
+  /** Tokens and cost of the check's model calls; null without any. */
+  readonly tk: string | null;
+  /** Who judged which outputs are equal and how well it agreed on labelled pairs; null without a judge. */
+  readonly eq: string | null;
+  /** Each pipeline sample's calls, tokens and cost; empty unless the candidates were pipeline samples. */
+  readonly lc: ReadonlyArray<{ readonly label: string; readonly text: string }>;
   /** What a review or triangulation found, as one line; null for other kinds. */
   readonly rs: string | null;
   /** A review's score against τ, verdict and judged inputs. */
@@ -97,10 +104,12 @@ const rowsOf = (summary: Summary): Row[] =>
       u: (r.unknownCells ?? 0) > 0 || r.inconclusive !== null ? unknownCell(r) : null,
       s: r.seed,
       tk: checkLlmText(r.llm),
+      eq: equivalenceText(r.llm),
+      lc: candidateLlmLines(r.llm),
       rs: resultText(r),
       rv: r.review
         ? {
-            verdict: r.review.verdict,
+            verdict: reviewVerdictText(r.review.verdict),
             score: r.review.score,
             threshold: r.review.threshold,
             judged: r.review.judged,
@@ -140,7 +149,7 @@ export const TABLE_STYLE = `
 .controls input[type=search]{width:220px}.controls .count{color:#5b6570}
 #checks{table-layout:fixed;width:100%;max-width:1240px}
 #checks th{cursor:pointer;user-select:none}#checks th[aria-sort=ascending]::after{content:" ▲"}#checks th[aria-sort=descending]::after{content:" ▼"}
-#checks td,#checks th{overflow:hidden;text-overflow:ellipsis;padding:4px 8px}
+#checks td,#checks th{overflow:hidden;text-overflow:ellipsis;padding:4px 8px}#checks td.wrap{white-space:normal;overflow-wrap:anywhere}
 #checks tr.row{cursor:pointer}#checks tr.row:hover{background:#f7f9fb}#checks tr.open{background:#eef4fb}
 #checks tr.detail td{white-space:normal;background:#fbfcfd;padding:8px 14px}
 .detail dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:0}.detail dt{color:#5b6570}
@@ -153,7 +162,8 @@ const SCRIPT = `(function(){
 var rows=JSON.parse(document.getElementById('checks-data').textContent);
 var PAGE=100;
 var COLS=[['','v',40],['task','t',140],['model','mo',110],['check','c',150],['m','m',40],['n','n',50],['\\u00ce \\u00b1 \\u03b5','iv',110,'i'],['error','ev',110,'e'],['PAC','p',80],['\\u03c1','r',50],['classes','cl',90],['seed','s',70]];
-if(rows.some(function(r){return r.rs!==null;}))COLS.splice(10,0,['result','rs',230]);
+if(rows.some(function(r){return r.rs!==null;})){COLS.splice(10,0,['result','rs',150]);
+var TIGHT={v:32,t:100,mo:90,c:120,iv:100,ev:100,p:80,r:40,cl:60,s:50};COLS.forEach(function(c){if(TIGHT[c[1]])c[2]=TIGHT[c[1]];});}
 var NUM={m:1,n:1,iv:1,ev:1,r:1,s:1};
 var st={flagged:false,failed:false,model:'',task:'',sort:'',desc:false,page:0,open:-1};
 function readHash(){var h=location.hash.replace(/^#/,'');if(!h)return;h.split('&').forEach(function(kv){var i=kv.indexOf('='),k=i<0?kv:kv.slice(0,i),v=i<0?'':decodeURIComponent(kv.slice(i+1));
@@ -171,7 +181,7 @@ if(st.sort){var k=st.sort,d=st.desc?-1:1;out.sort(function(a,b){var x=rows[a][k]
 return out;}
 function detail(r){var td=el('td');td.colSpan=COLS.length;var dl=el('dl');
 function add(k,v){dl.appendChild(el('dt',k));dl.appendChild(el('dd',v));}
-add('test',r.te+(r.fi?'  ('+r.fi+')':''));add('seed',r.s===null?'\\u2014':r.s);if(r.r!==null)add('Spearman \\u03c1',r.r);if(r.u!==null)add('unknown cells',r.u);if(r.tk)add('LLM',r.tk);
+add('test',r.te+(r.fi?'  ('+r.fi+')':''));add('seed',r.s===null?'\\u2014':r.s);if(r.r!==null)add('Spearman \\u03c1',r.r);if(r.u!==null)add('unknown cells',r.u);if(r.tk)add('LLM',r.tk);if(r.eq)add('LLM judge',r.eq);r.lc.forEach(function(c){add('LLM '+c.label,c.text);});
 if(r.rv){add('review',r.rv.verdict+(r.rv.score===null?': no parseable verdict':': score '+r.rv.score.toFixed(2)+(r.rv.score>=r.rv.threshold?' \\u2265':' <')+' \\u03c4 '+r.rv.threshold.toFixed(2)));add('judged inputs',r.rv.judged+' ('+r.rv.counts+')');add('why',r.rv.reason);}
 if(r.tr){add('triangulation',r.tr.transformation);if(r.tr.selected!==null){add('selected',r.tr.selected+(r.tr.support===null?'':' (support '+r.tr.support+')'));add('witnesses',r.tr.witnesses.length?r.tr.witnesses.join(', '):'none recorded');}else add('selected','none: abstained, no program was confirmed by the witnesses');}
 if(r.w){add('witness',r.w.input+(r.w.original&&r.w.original!==r.w.input?'   (shrunk from '+r.w.original+')':''));if(r.w.reason)add('why',r.w.reason);
@@ -182,7 +192,7 @@ function render(){var idx=visible();var pages=Math.max(1,Math.ceil(idx.length/PA
 var from=st.page*PAGE,to=Math.min(idx.length,from+PAGE);tbody.textContent='';
 for(var j=from;j<to;j++){(function(pos,i){var r=rows[i];var tr=el('tr',null,'row'+(st.open===pos?' open':''));
 var mark=el('td');mark.appendChild(el('span',r.v==='pass'?'\\u2713':'\\u2717',r.v));if(r.f){mark.appendChild(document.createTextNode(' '));var fl=el('span','\\u2691','flag');fl.title='candidates disagree';mark.appendChild(fl);}tr.appendChild(mark);
-COLS.slice(1).forEach(function(col){var v=r[col[3]||col[1]];var td=el('td',v===null||v===undefined?'\\u2014':v,NUM[col[1]]&&!col[3]?'num':'');td.title=td.textContent;tr.appendChild(td);});
+COLS.slice(1).forEach(function(col){var v=r[col[3]||col[1]];var td=el('td',v===null||v===undefined?'\\u2014':v,NUM[col[1]]&&!col[3]?'num':col[1]==='rs'?'wrap':'');td.title=td.textContent;tr.appendChild(td);});
 tr.addEventListener('click',function(){st.open=st.open===pos?-1:pos;render();});tbody.appendChild(tr);if(st.open===pos)tbody.appendChild(detail(r));})(j,idx[j]);}
 count.textContent=idx.length===rows.length?rows.length+' checks':idx.length+' of '+rows.length+' checks';
 pageText.textContent=idx.length?'rows '+(from+1)+'\\u2013'+to+' (page '+(st.page+1)+' of '+pages+')':'no check matches';

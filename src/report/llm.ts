@@ -285,3 +285,32 @@ export const llmSummaryLines = (s: LlmSummary): string[] => {
   if (s.truncated) lines.push(`${s.truncated} calls past the per-record cap are not counted`);
   return lines;
 };
+
+/**
+ * Who decided which outputs are equal, when a model did (`judgedEquivalence`): `equality judged
+ * by gpt-4o: agreement 90% on 10 labelled pairs`, or `…: no labelled pairs`; null when equality
+ * was not judged. A judge can err, so every report says when one decided and how far it was
+ * checked. @internal
+ */
+export const equivalenceText = (r: LlmRecord | null | undefined): string | null => {
+  const q = r?.equivalence;
+  if (!q) return null;
+  const checked =
+    q.agreement === null || q.checked === 0
+      ? 'no labelled pairs'
+      : `agreement ${Math.round(q.agreement * 100)}% on ${q.checked} labelled pair${q.checked === 1 ? '' : 's'}`;
+  return `equality judged by ${q.judge}: ${checked}`;
+};
+
+/**
+ * Each pipeline sample's calls, tokens and cost, in candidate order: `{ label: 'total#0', text:
+ * '3 calls · 1,200 prompt + 40 completion tokens · $0.0012' }`; empty when the record has no
+ * per-candidate rows (its candidates were not pipeline samples). @internal
+ */
+export const candidateLlmLines = (
+  r: LlmRecord | null | undefined,
+): Array<{ readonly label: string; readonly text: string }> =>
+  (r?.candidates ?? []).map((c) => ({
+    label: c.label,
+    text: `${c.calls.toLocaleString('en-US')} call${c.calls === 1 ? '' : 's'} · ${k(c.prompt)} prompt + ${k(c.completion)} completion tokens · ${usd(c.costUsd)}`,
+  }));

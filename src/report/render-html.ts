@@ -4,10 +4,12 @@ import {
   isolationText,
   LEGEND,
   MEAN_INCOHERENCE_NOTE,
+  MODELS_LEGEND,
   meanShare,
   num,
   outcomeText,
   overText,
+  PROPERTIES_LEGEND,
   PROPERTY_NOTE,
   pct,
   pointUnit,
@@ -45,8 +47,8 @@ svg .frame{fill:none;stroke:#9aa4ae}svg .grid{stroke:#eceff2}svg .ref{stroke:#c4
 svg .reflabel{font-size:11px;fill:#c4413b}svg .point{fill:#2f6fb0;fill-opacity:.75;stroke:#fff}svg .plabel{font-size:11px}
 .scroll{overflow-x:auto;max-width:100%}
 .empty{color:#5b6570;font-style:italic;padding:20px}
-#legend{margin:6px 0 10px;max-width:1240px}#legend summary{cursor:pointer;font-weight:600}
-#legend dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0 0;font-size:13px}#legend dt{font-weight:600;white-space:nowrap}#legend dd{margin:0;color:#3a434c}
+.legend{margin:6px 0 10px;max-width:1240px}.legend summary{cursor:pointer;font-weight:600}
+.legend dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0 0;font-size:13px}.legend dt{font-weight:600;white-space:nowrap}.legend dd{margin:0;color:#3a434c}
 `;
 
 const ticks = (max: number): number[] => {
@@ -221,7 +223,7 @@ const modelsTable = (summary: Summary): string => {
       ].map(e),
     ),
     [2, 4, 5, 6],
-  )}<p>Spearman (coherent share, correct share): ${e(num(summary.ranking.spearman, 2))} (${e(rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length))}). Rank 1 is best.</p>`;
+  )}<p>Spearman (coherent share, correct share): ${e(num(summary.ranking.spearman, 2))} (${e(rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length))}). Rank 1 is best.</p>${legendSection(MODELS_LEGEND, 'models-legend')}`;
 };
 
 /** Most property runs drawn as rows; the JSON report keeps every one. */
@@ -256,14 +258,17 @@ const propertySection = (summary: Summary): string => {
     ['', 'task', 'model', 'test', 'property', 'runs', 'result', 'replay', 'counterexample'],
     body,
     [5],
-  )}</div>${rows.length > shown.length ? `<p>${e(`… and ${rows.length - shown.length} more in the JSON report`)}</p>` : ''}`;
+  )}</div>${rows.length > shown.length ? `<p>${e(`… and ${rows.length - shown.length} more in the JSON report`)}</p>` : ''}${legendSection(PROPERTIES_LEGEND, 'properties-legend')}`;
 };
 
-/** What each word and column means, above the checks table (open, so a screenshot shows it). */
-const legendSection = (): string =>
-  `<details open id="legend"><summary>Legend</summary><dl>${LEGEND.map(
-    ([term, meaning]) => `<dt>${e(term)}</dt><dd>${e(meaning)}</dd>`,
-  ).join('')}</dl></details>`;
+/**
+ * What each word and column of a table means (open, so a screenshot shows it): the checks
+ * table's above it (`id="legend"`), the others' under their table.
+ */
+const legendSection = (terms: ReadonlyArray<readonly [string, string]> = LEGEND, id = 'legend'): string =>
+  `<details open id="${id}" class="legend"><summary>Legend</summary><dl>${terms
+    .map(([term, meaning]) => `<dt>${e(term)}</dt><dd>${e(meaning)}</dd>`)
+    .join('')}</dl></details>`;
 
 const rankingSection = (report: CrosscheckReport): string => {
   const ranking = reportRanking(report);

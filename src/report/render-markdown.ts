@@ -12,10 +12,12 @@ import {
   isolationText,
   LEGEND,
   MEAN_INCOHERENCE_NOTE,
+  MODELS_LEGEND,
   meanShare,
   num,
   outcomeText,
   overText,
+  PROPERTIES_LEGEND,
   PROPERTY_NOTE,
   pacText,
   pct,
@@ -33,7 +35,7 @@ import {
   unknownSuiteText,
   unrecordedText,
 } from './format.ts';
-import { checkLlmText, llmSummaryLines } from './llm.ts';
+import { candidateLlmLines, checkLlmText, equivalenceText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
 import { rankingMarkdown, reportRanking } from './render-ranking.ts';
 import type { CrosscheckReport } from './report.ts';
@@ -131,6 +133,8 @@ const properties = (summary: Summary): string[] => {
     ...(rows.length > shown.length
       ? ['', `… and ${rows.length - shown.length} more in the JSON report`]
       : []),
+    '',
+    ...legend(PROPERTIES_LEGEND),
   ];
 };
 
@@ -163,14 +167,39 @@ const witnesses = (summary: Summary): string[] => {
   ];
 };
 
-/** What each word and column of the report means, under the checks table. */
-const legend = (): string[] => [
+/** What each word and column of a table means, under the table. */
+const legend = (terms: ReadonlyArray<readonly [string, string]>): string[] => [
   '<details open><summary>Legend</summary>',
   '',
-  ...LEGEND.map(([term, meaning]) => `- **${cell(term)}**: ${meaning}`),
+  ...terms.map(([term, meaning]) => `- **${cell(term)}**: ${meaning}`),
   '',
   '</details>',
 ];
+
+/**
+ * The model calls of each check whose candidates were pipeline samples or whose equality an LLM
+ * judge decided: tokens and cost per sample, and the judge with its agreement on labelled pairs.
+ * The checks table has one tokens cell per check; this is where a sample's share is read.
+ */
+const llmChecks = (summary: Summary): string[] => {
+  const all = summary.rows.filter((r) => r.llm?.candidates || r.llm?.equivalence);
+  if (all.length === 0) return [];
+  const rows = all.slice(0, MAX_WITNESSES);
+  const more = all.length - rows.length;
+  return [
+    '',
+    '### LLM calls per check',
+    '',
+    ...rows.flatMap((r) => {
+      const judge = equivalenceText(r.llm);
+      return [
+        `- ${r.verdict === 'pass' ? GLYPHS.pass : GLYPHS.fail} ${cell(r.task ?? r.test ?? '?')}${r.model ? ` (${cell(r.model)})` : ''}, ${cell(checkName(r))}: ${cell(checkLlmText(r.llm) ?? GLYPHS.none)}${judge === null ? '' : `; ${cell(judge)}`}`,
+        ...candidateLlmLines(r.llm).map((c) => `  - ${cell(c.label)}: ${cell(c.text)}`),
+      ];
+    }),
+    ...(more > 0 ? [`- … and ${more} more in the JSON and HTML reports`] : []),
+  ];
+};
 
 /** Bolds the leading figure: `3 tasks` → `**3** tasks`. */
 const bold = (text: string): string => text.replace(/^(\d+)/, '**$1**');
@@ -272,6 +301,8 @@ const models = (summary: Summary): string[] => {
     ),
     '',
     `Spearman (coherent share, correct share): ${num(summary.ranking.spearman, 2)} (${rhoStrength(summary.ranking.spearman, summary.ranking.spearmanModels ?? summary.ranking.models.length)}). Rank 1 is best.`,
+    '',
+    ...legend(MODELS_LEGEND),
   ];
 };
 
@@ -292,8 +323,9 @@ export const renderMarkdown = (raw: CrosscheckReport): string => {
   if (summary.rows.length === 0)
     return `${[...lines, '', 'No crosscheck records in this run.'].join('\n')}\n`;
   const measured = summary.rows.some((r) => r.kind !== 'property');
-  if (measured) lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary), '', ...legend());
-  lines.push(...properties(summary), ...witnesses(summary));
+  if (measured)
+    lines.push('', ...suite(summary), '', '### Checks', '', ...checks(summary), '', ...legend(LEGEND));
+  lines.push(...properties(summary), ...witnesses(summary), ...llmChecks(summary));
   const m = models(summary);
   if (m.length) lines.push('', ...m);
   const ranking = reportRanking(report);

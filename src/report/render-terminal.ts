@@ -27,13 +27,13 @@ import {
   resultText,
   reviewSuiteText,
   rhoStrength,
-  TERMINAL_KEY,
   taskCountText,
+  terminalKey,
   unknownCell,
   unknownSuiteText,
   unrecordedText,
 } from './format.ts';
-import { checkLlmText, llmSummaryLines } from './llm.ts';
+import { checkLlmText, equivalenceText, llmSummaryLines } from './llm.ts';
 import { missingShards } from './merge.ts';
 import { rankingLines, reportRanking } from './render-ranking.ts';
 import type { CrosscheckReport, RunInfo } from './report.ts';
@@ -174,6 +174,19 @@ const checksTable = (rows: readonly CheckRow[], width: number, c: Colors): strin
     width,
     c.bold,
   );
+
+/**
+ * Under the checks table, one line per check whose equality an LLM judge decided: which check,
+ * the judge, and its agreement on the labelled pairs. A judge's "equal" is a model's opinion,
+ * so a reader must see where one stood in for `===`.
+ */
+const judgeLines = (rows: readonly CheckRow[], width: number): string[] =>
+  rows.flatMap((r) => {
+    const text = equivalenceText(r.llm);
+    if (text === null) return [];
+    const who = [r.task ?? r.test ?? GLYPHS.none, ...(r.model === null ? [] : [r.model]), checkName(r)];
+    return wordChunks(`${who.join(` ${GLYPHS.bullet} `)}: ${text}`, width - 4).map((x) => `    ${x}`);
+  });
 
 /** fast-check property runs: apart from the checks, with what replays each. */
 const propertyLines = (rows: readonly CheckRow[], width: number, c: Colors): string[] => {
@@ -391,7 +404,8 @@ export const renderTerminal = (raw: CrosscheckReport, options: TerminalOptions =
     lines.push(
       '',
       ...checksTable(measured, width, c),
-      ...wordChunks(TERMINAL_KEY, width - 4).map((x) => `    ${c.dim(x)}`),
+      ...judgeLines(measured, width),
+      ...wordChunks(terminalKey(measured), width - 4).map((x) => `    ${c.dim(x)}`),
       '',
       ...suiteLines(summary, width, c),
     );

@@ -52,7 +52,7 @@ export interface CrosscheckReport {
   readonly records: readonly CrosscheckRecord[];
   readonly summary: Summary;
   /**
-   * Reports of `crosscheck bench` only: the run's identity, its (model, task) pairs (failed ones
+   * Reports of `crosscheck bench` only: the run's identity, its (model, task) pairs (those not run
    * included) and per-model figures. Owned and checked by the benchmark (`mergeBenchReports`);
    * kept here as it came.
    */

@@ -462,12 +462,13 @@ const rankMetric = (
   const ranked: RankedModel[] = order.map((x) => {
     const j = present[x] as number;
     const above = beats.filter((s) => s.has(x)).length;
+    // Resamples that drew none of the model's tasks have no mean (NaN) and are left out; the
+    // spread is over the draws that remain, not over B (reading past them gave NaN intervals,
+    // written to the JSON report as null).
+    const draws = Float64Array.from(boot, (r) => r[j] as number).filter((v) => !Number.isNaN(v));
     const interval = meanInterval(
       est[x] as number,
-      sdOf(
-        Float64Array.from(boot, (r) => r[j] as number).filter((v) => !Number.isNaN(v)),
-        B,
-      ),
+      sdOf(draws, draws.length),
       point.tasks[j] as number,
       alpha,
     );

@@ -17,6 +17,7 @@ import { reportCommand } from '../../src/cli/report.ts';
 import { isCrosscheckError } from '../../src/errors/index.ts';
 import { closePythonWorkers } from '../../src/exec/python/index.ts';
 import { type CrosscheckReport, createReport, mergeReports, renderJson } from '../../src/report/index.ts';
+import { reportSchemaProblems } from '../helpers/report-schema.ts';
 import { humanevalDir, requireData } from '../helpers/shared-data.ts';
 
 /**
@@ -176,6 +177,8 @@ describe.runIf(haveData)('crosscheck report merge of bench shards', () => {
     expect(merged.records).toHaveLength(whole.report.records.length);
     expect((merged.bench as { pairs: unknown[] }).pairs).toHaveLength(8);
     expect(merged.run).toEqual({ framework: 'crosscheck bench', shard: null });
+    // Merged shards are a report the project writes: they must follow the published schema.
+    expect(reportSchemaProblems(merged)).toBe('');
   });
 
   it('should print the ranking with its intervals in the bench table and its JSON line', () => {
@@ -212,6 +215,7 @@ describe.runIf(haveData)('crosscheck report merge of bench shards', () => {
     const partial = read(out);
     expect(partial.run.shard).toEqual({ count: 3, indexes: [1, 3] });
     expect((partial.bench as { complete: boolean }).complete).toBe(false);
+    expect(reportSchemaProblems(partial)).toBe('');
   });
 
   it('should refuse the same shard twice, shards of other runs, and damaged or mixed reports', () => {

@@ -57,6 +57,7 @@ describe('the example suite', () => {
         ✓     wordCount  model-b  .not.toAgreeWithReference    1  300  —              0.667 ± 0.081  —           1
         ✓     wordCount  model-b  toHaveIncoherenceBelow       3  300  0.000 ± 0.047  0.667 ± 0.081  —           3
           key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε incoherence ± half-width
+          · PAC detection verdict · classes sizes of groups of identical candidates
 
         Suite  mean Î 0.148 over 5 task points · mean error lower bound 0.058 over 5 checks
           isolation os (bubblewrap sandbox)

@@ -34,6 +34,7 @@ describe('renderTerminal', () => {
         ✓     sort  beta   toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
         ✓     sort  gamma  toHaveIncoherenceBelow  3  100  0.000 ± 0.100  0.000 ± 0.100  —           3        12ms
           key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε incoherence ± half-width
+          · PAC detection verdict · classes sizes of groups of identical candidates
 
         Suite  mean Î 0.067 over 9 task points · mean error lower bound 0.022 over 9 checks
           isolation os (bubblewrap sandbox)
@@ -98,7 +99,9 @@ describe('renderTerminal', () => {
               time 12ms
           key: ✓ passed  ✗ failed  ⚑ flagged (candidates
           disagree) · m candidates · n inputs · Î ± ε
-          incoherence ± half-width
+          incoherence ± half-width · PAC detection
+          verdict · classes sizes of groups of identical
+          candidates
 
         Suite  mean Î 0.250 over 1 task point
           mean error lower bound 0.075 over 1 check
@@ -216,6 +219,16 @@ describe('renderMarkdown', () => {
       | beta | 1/2 (50%) | 1 | 1/2 (50%) | 1 | 0.200 | 0.150 |
 
       Spearman (coherent share, correct share): — (undefined, n = 1). Rank 1 is best.
+
+      <details open><summary>Legend</summary>
+
+      - **coherent tasks**: Tasks on which the model’s candidates never disagreed, of the tasks it was checked on.
+      - **correct tasks**: Tasks with error 0 (every candidate output matched the reference), of the tasks that had a reference.
+      - **rank**: Place by the share in the column to its left (1 = highest share, best); tied models share the mean of their places.
+      - **mean Î**: The model’s incoherence averaged over its tasks.
+      - **mean error**: The model’s error against the reference averaged over its tasks with one.
+
+      </details>
       "
     `);
   });
@@ -349,5 +362,168 @@ describe('reports keep the evidence', () => {
     const failed = data.find((r: { v: string }) => r.v === 'fail');
     expect(failed).toMatchObject({ t: 'sum', mo: 'a', s: 9, w: { input: '[[101]]', reference: '101' } });
     expect(data.find((r: { c: string }) => r.c === 'toRankLike')).toMatchObject({ r: 0.8 });
+  });
+});
+
+describe('legends and keys', () => {
+  it('should put the legend with its terms above the HTML checks table and under the Models table', () => {
+    // Act
+    const html = renderHtml(report());
+    // Assert
+    const legend = /<details open id="legend"[^>]*>([\s\S]*?)<\/details>/.exec(html)?.[1] ?? '';
+    for (const term of [
+      '✓ passed / ✗ failed',
+      'inconclusive',
+      '⚑ flagged',
+      'm',
+      'n',
+      'Î ± ε',
+      'error',
+      'PAC',
+    ])
+      expect(legend).toContain(`<dt>${term}</dt>`);
+    expect(legend).toContain('Candidates gave different outputs on at least one input');
+    expect(html.indexOf('id="legend"')).toBeLessThan(html.indexOf('id="checks"'));
+    const models = /<details open id="models-legend"[^>]*>([\s\S]*?)<\/details>/.exec(html)?.[1] ?? '';
+    for (const term of ['coherent tasks', 'correct tasks', 'rank', 'mean Î', 'mean error'])
+      expect(models).toContain(`<dt>${term}</dt>`);
+  });
+
+  it('should explain the Models columns under the Markdown Models table', () => {
+    // Act
+    const md = renderMarkdown(report());
+    // Assert
+    const models = md.slice(md.indexOf('### Models'));
+    expect(models).toContain('- **coherent tasks**: Tasks on which the model’s candidates never disagreed');
+    expect(models).toContain('- **correct tasks**: Tasks with error 0');
+  });
+
+  it('should name PAC and classes in the terminal key, and result only when that column shows', () => {
+    // Act
+    const text = renderTerminal(report(), { color: false, width: 400 });
+    // Assert
+    const key = text.split('\n').find((l) => l.trim().startsWith('key:')) ?? '';
+    expect(key).toContain('PAC detection verdict');
+    expect(key).toContain('classes sizes of groups of identical candidates');
+    expect(key).not.toContain('result');
+  });
+
+  it('should show a tiny positive mean incoherence as "< 0.001" in every format, never as 0.000', () => {
+    // Arrange: one disagreement in 5000 draws on one task, none on the other: mean 0.0001.
+    const tiny = createReport(
+      [
+        coherence({ task: 'sum', model: 'a', incoherence: 0.0002 }),
+        coherence({ task: 'max', model: 'a', incoherence: 0 }),
+      ],
+      { framework: 'vitest', shard: null },
+    );
+    // Act
+    const terminal = renderTerminal(tiny, { color: false, width: 120 });
+    const md = renderMarkdown(tiny);
+    const html = renderHtml(tiny);
+    // Assert
+    expect(terminal).toContain('mean Î < 0.001');
+    expect(md).toContain('mean incoherence Î < 0.001');
+    expect(html).toContain('<b>&#60; 0.001</b><span>mean incoherence Î');
+    expect(html).not.toContain('<b>0.000</b><span>mean incoherence');
+  });
+});
+
+describe('LLM calls per check', () => {
+  const totals = (calls: number, prompt: number, completion: number, costUsd: number | null) => ({
+    calls,
+    prompt,
+    completion,
+    costUsd,
+    unpricedCalls: costUsd === null ? calls : 0,
+    unreportedCalls: 0,
+    retries: 0,
+  });
+  /** A pool of two pipeline samples whose outputs a judge compared, with `checked` labelled pairs. */
+  const judged = (task: string, agreement: number | null, checked: number): CrosscheckRecord => ({
+    ...coherence({ task, model: 'pipe', incoherence: 0.1 }),
+    llm: {
+      calls: [],
+      truncated: 0,
+      live: totals(0, 0, 0, null),
+      replayed: totals(5, 1500, 60, 0.0031),
+      unpriced: [],
+      candidates: [
+        { label: 'total#0', calls: 2, prompt: 600, completion: 20, costUsd: 0.0012 },
+        { label: 'total#1', calls: 2, prompt: 600, completion: 25, costUsd: null },
+      ],
+      equivalence: {
+        judge: 'judge-4o',
+        pairs: 3,
+        equivalent: 2,
+        different: 1,
+        garbage: 0,
+        failed: 0,
+        undecided: 0,
+        agreement,
+        checked,
+      },
+    },
+  });
+  const llmReport = () =>
+    createReport([judged('sum', 0.9, 10), judged('max', null, 0)], { framework: 'vitest', shard: null });
+
+  it('should give each pipeline sample its calls, tokens and cost in the Markdown check details', () => {
+    // Act
+    const md = renderMarkdown(llmReport());
+    // Assert
+    const details = md.slice(md.indexOf('### LLM calls per check'));
+    expect(details).toContain('- ✓ sum (pipe), toHaveIncoherenceBelow: 1,560 tok · $0.0031');
+    expect(details).toContain('  - total#0: 2 calls · 600 prompt + 20 completion tokens · $0.0012');
+    expect(details).toContain('  - total#1: 2 calls · 600 prompt + 25 completion tokens · unpriced');
+  });
+
+  it('should give each pipeline sample its calls, tokens and cost in the HTML row detail', () => {
+    // Act
+    const html = renderHtml(llmReport());
+    // Assert
+    const data = JSON.parse(
+      /<script type="application\/json" id="checks-data">([\s\S]*?)<\/script>/.exec(html)![1]!,
+    );
+    expect(data.find((r: { t: string }) => r.t === 'sum').lc).toEqual([
+      { label: 'total#0', text: '2 calls · 600 prompt + 20 completion tokens · $0.0012' },
+      { label: 'total#1', text: '2 calls · 600 prompt + 25 completion tokens · unpriced' },
+    ]);
+    // The expanded row prints each sample's line (the script reads `lc`).
+    expect(html).toContain("r.lc.forEach(function(c){add('LLM '+c.label,c.text);})");
+  });
+
+  it('should say which model judged equality and its agreement on labelled pairs, in every format', () => {
+    // Arrange
+    const r = llmReport();
+    // Act
+    const terminal = renderTerminal(r, { color: false, width: 160 });
+    const md = renderMarkdown(r);
+    const html = renderHtml(r);
+    // Assert
+    expect(terminal).toContain(
+      'sum · pipe · toHaveIncoherenceBelow: equality judged by judge-4o: agreement 90% on 10 labelled pairs',
+    );
+    expect(terminal).toContain(
+      'max · pipe · toHaveIncoherenceBelow: equality judged by judge-4o: no labelled pairs',
+    );
+    expect(md).toContain('; equality judged by judge-4o: agreement 90% on 10 labelled pairs');
+    expect(md).toContain('; equality judged by judge-4o: no labelled pairs');
+    const data = JSON.parse(
+      /<script type="application\/json" id="checks-data">([\s\S]*?)<\/script>/.exec(html)![1]!,
+    );
+    expect(data.map((row: { t: string; eq: string }) => [row.t, row.eq])).toEqual([
+      ['max', 'equality judged by judge-4o: no labelled pairs'],
+      ['sum', 'equality judged by judge-4o: agreement 90% on 10 labelled pairs'],
+    ]);
+  });
+
+  it('should print no judge line for a check whose equality no model decided', () => {
+    // Act
+    const terminal = renderTerminal(report(), { color: false, width: 160 });
+    const md = renderMarkdown(report());
+    // Assert
+    expect(terminal).not.toContain('equality judged by');
+    expect(md).not.toContain('### LLM calls per check');
   });
 });

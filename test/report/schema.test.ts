@@ -2,29 +2,23 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { perModel, readReport } from '../../src/index.ts';
+import { reportSchemaProblems as problems, reportSchema as schema } from '../helpers/report-schema.ts';
 import { PLAIN_ENV, spawnVitest } from '../helpers/spawn-host.ts';
 
 /**
  * docs/report.schema.json against every report the project writes: a real Vitest run of a fixture
  * project with a check of every kind a person reads (incoherence, detection, ranking, triangulation
  * selection and abstention, grounded review, an LLM pipeline's samples with per-sample tokens and a
- * judged equivalence), and a real `crosscheck bench` run on a small
- * dataset. Ajv 8 (JSON Schema 2020-12, strict mode) validates; a broken report must fail with a
- * message that names the field.
+ * judged equivalence), and a real `crosscheck bench` run on a small dataset. Ajv 8 (JSON Schema
+ * 2020-12, strict mode, test/helpers/report-schema.ts) validates; a broken report must fail with a
+ * message that names the field. The Jest reporter's report and merged shards (suite and bench) are
+ * validated where their tests make them: reporter/jest, reporter/vitest and bench/shard.
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const schema = JSON.parse(readFileSync(join(ROOT, 'docs', 'report.schema.json'), 'utf8'));
 const work = mkdtempSync(join(tmpdir(), 'crosscheck-schema-'));
-
-// strict: an unknown keyword or a type mistake in the schema itself is an error, not ignored.
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-const validate: ValidateFunction = ajv.compile(schema);
-const problems = (value: unknown): string =>
-  validate(value) ? '' : ajv.errorsText(validate.errors, { separator: '\n' });
 
 /** Two models of two candidates on three JavaScript tasks; beta's second candidate is wrong. */
 const buildDataset = (dir: string): void => {

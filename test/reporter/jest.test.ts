@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { reportSchemaProblems } from '../helpers/report-schema.ts';
 import { installPackage, PLAIN_ENV, spawnJest } from '../helpers/spawn-host.ts';
 import { crosscheck, fixtures, readReport, summaryText, withoutTimings } from './helpers.ts';
 
@@ -55,6 +56,7 @@ describe('Jest reporter', () => {
         ✗  ⚑  sum   beta   toHaveIncoherenceBelow  3  60  0.500 ± 0.181  0.250 ± 0.181  —           2+1      [...]ms
         ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.750 ± 0.181  —           2        [...]ms
           key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε incoherence ± half-width
+          · PAC detection verdict · classes sizes of groups of identical candidates
 
         Suite  mean Î 0.089 over 6 task points · mean error lower bound 0.027 over 6 checks
           isolation none (trusted functions only)
@@ -83,6 +85,14 @@ describe('Jest reporter', () => {
     expect(report.records).toHaveLength(8);
   });
 
+  it('should write a report.json that docs/report.schema.json accepts', () => {
+    // Act
+    const report = readReport(join(whole.out, 'report.json'));
+    // Assert
+    expect(report.run.framework).toBe('jest');
+    expect(reportSchemaProblems(report)).toBe('');
+  });
+
   it('should merge --shard=1/2 and --shard=2/2 into the summary of the unsharded run', async () => {
     // Act
     const one = await jest('shard-1', ['--shard=1/2']);
@@ -108,6 +118,7 @@ describe('Jest reporter', () => {
     const report = readReport(merged);
     expect(report.run).toEqual({ framework: 'jest', shard: { count: 2, indexes: [1, 2] } });
     expect(withoutTimings(report)).toEqual(withoutTimings(readReport(join(whole.out, 'report.json'))));
+    expect(reportSchemaProblems(report)).toBe('');
     const body = (text: string) => text.split('\n').slice(1).join('\n');
     expect(body(summaryText(rendered.stdout))).toBe(body(summaryText(whole.result.stdout)));
   });

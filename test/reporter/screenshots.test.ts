@@ -68,7 +68,7 @@ describe('HTML report in headless Chromium', () => {
     if (!dom) return;
     expect(dom).toMatch(/<b>8<\/b><span>passed<\/span>/);
     expect(dom).toContain('flagged task: candidates disagreed on some input');
-    const legend = /<details open="" id="legend">([\s\S]*?)<\/details>/.exec(dom)?.[1] ?? '';
+    const legend = /<details open="" id="legend"[^>]*>([\s\S]*?)<\/details>/.exec(dom)?.[1] ?? '';
     for (const term of [
       '⚑ flagged',
       'Î ± ε',
@@ -85,6 +85,10 @@ describe('HTML report in headless Chromium', () => {
     expect(legend).toContain('Candidates gave different outputs on at least one input');
     expect(dom).toContain('8 checks');
     expect(dom).toContain('<th title="sort by result"');
+    // The Models table explains its columns under it.
+    const models = /<details open="" id="models-legend"[^>]*>([\s\S]*?)<\/details>/.exec(dom)?.[1] ?? '';
+    for (const term of ['coherent tasks', 'correct tasks', 'rank', 'mean Î', 'mean error'])
+      expect(models).toContain(`<dt>${term}</dt>`);
   });
 
   it('expands a flagged row to its witness', async (context) => {
@@ -102,7 +106,9 @@ describe('HTML report in headless Chromium', () => {
     if (!dom) return;
     expect(dom).toContain('rejected: score 0.50 &lt; τ 0.80 on 2 judged inputs');
     const detail = detailOf(dom);
-    expect(detail).toContain('review: reject: score 0.50 &lt; τ 0.80');
+    expect(detail).toContain('review: rejected: score 0.50 &lt; τ 0.80');
+    // The result column wraps instead of running past the page: nothing scrolls sideways at 1300 px.
+    expect(dom).toContain('data-overflow="false"');
     expect(detail).toContain('judged inputs: 2 (1 CORRECT, 1 INCORRECT, 0 unparseable)');
   });
 

@@ -56,7 +56,8 @@ describe('terminal summary width', () => {
               classes — · time 3ms
           key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree)
           · m candidates · n inputs · Î ± ε incoherence ±
-          half-width
+          half-width · PAC detection verdict · classes sizes of
+          groups of identical candidates
 
         Suite  mean Î 0.150 over 1 task point
           mean error lower bound 0.050 over 2 checks
@@ -93,7 +94,8 @@ describe('terminal summary width', () => {
         ✗  ⚑  words  gpt-4o  toHaveIncoherenceBelow  9a8b7c6d  3  100  0.300 ± 0.100  0.200 ± 0.100
         ✓     words  gpt-4o  toBeCoherentAcross      1f2e3d4c  2   59  —              —
           key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε
-          incoherence ± half-width
+          incoherence ± half-width · PAC detection verdict · classes sizes of groups of identical
+          candidates
 
         Suite  mean Î 0.150 over 1 task point · mean error lower bound 0.050 over 2 checks
           isolation os (bubblewrap sandbox)
@@ -123,7 +125,7 @@ describe('terminal summary width', () => {
         ✓     words  gpt-4o  toHaveIncoherenceBelow  1f2e3d4c  3  100  0.000 ± 0.100  0.000 ± 0.100  —         3        12ms
         ✗  ⚑  words  gpt-4o  toHaveIncoherenceBelow  9a8b7c6d  3  100  0.300 ± 0.100  0.200 ± 0.100  —         2+2      12ms
         ✓     words  gpt-4o  toBeCoherentAcross      1f2e3d4c  2   59  —              —              coherent  —        3ms
-          key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε incoherence ± half-width
+          key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε incoherence ± half-width · PAC detection verdict · classes sizes of groups of identical candidates
 
         Suite  mean Î 0.150 over 1 task point · mean error lower bound 0.050 over 2 checks · isolation os (bubblewrap sandbox)
           2 statistical claims at confidence 0.950 each; at least one may be false with probability up to 0.100 (union bound, Σδ). For a suite-wide δ, set configureSuite({ delta, checks }) once: each check

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { reportSchemaProblems } from '../helpers/report-schema.ts';
 import { PLAIN_ENV, spawnVitest } from '../helpers/spawn-host.ts';
 import { chromiumScreenshot } from './chromium.ts';
 import { crosscheck, fixtures, readReport, summaryText, withoutTimings } from './helpers.ts';
@@ -44,6 +45,7 @@ describe('Vitest reporter', () => {
         ✗  ⚑  sum   beta   toHaveIncoherenceBelow  3  60  0.500 ± 0.181  0.250 ± 0.181  —           2+1      [...]ms
         ✓     sum   gamma  toHaveIncoherenceBelow  2  60  0.000 ± 0.181  0.750 ± 0.181  —           2        [...]ms
           key: ✓ passed  ✗ failed  ⚑ flagged (candidates disagree) · m candidates · n inputs · Î ± ε incoherence ± half-width
+          · PAC detection verdict · classes sizes of groups of identical candidates
 
         Suite  mean Î 0.089 over 6 task points · mean error lower bound 0.027 over 6 checks
           isolation none (trusted functions only)
@@ -105,6 +107,8 @@ describe('Vitest reporter', () => {
     const report = readReport(merged);
     expect(report.run).toEqual({ framework: 'vitest', shard: { count: 2, indexes: [1, 2] } });
     expect(withoutTimings(report)).toEqual(withoutTimings(readReport(join(whole.out, 'report.json'))));
+    // The merged report is one the project writes too: it must follow the published schema.
+    expect(reportSchemaProblems(report)).toBe('');
     const body = (text: string) => text.split('\n').slice(1).join('\n');
     expect(body(summaryText(rendered.stdout))).toBe(body(summaryText(whole.result.stdout)));
     expect(summaryText(rendered.stdout).split('\n')[0]).toBe(
@@ -114,8 +118,8 @@ describe('Vitest reporter', () => {
 
   it('should write an HTML report that renders its plots in headless Chromium', async (context) => {
     // Act
-    // Tall enough for the class bars, below the models table and the two scatter plots.
-    const shot = await chromiumScreenshot(join(whole.out, 'report.html'), context, { height: 1800 });
+    // Tall enough for the class bars, below the models table, its legend and the two scatter plots.
+    const shot = await chromiumScreenshot(join(whole.out, 'report.html'), context, { height: 2400 });
     // Assert
     if (!shot) return;
     expect(shot.errors).toEqual([]);

@@ -74,6 +74,24 @@ describe('rankModels', () => {
     expect(perfect.error!.high).toBeCloseTo(1 - 0.025 ** (1 / 20), 3);
   });
 
+  it('should give a finite interval to a model measured on only some of the tasks', () => {
+    // Arrange: 'sparse' has 2 of 6 tasks, so some bootstrap resamples draw none of them (as in a
+    // bench merge with a shard missing).
+    const observations = syntheticObservations(
+      { full: 0.3, sparse: 0.3 },
+      { tasks: 6, m: 3, seed: 4 },
+    ).filter((o) => o.model === 'full' || o.task <= 'task-001');
+    // Act
+    const { rankings } = rankModels(observations, { seed: 13 });
+    // Assert
+    for (const ranking of [rankings.incoherence!, rankings.error!]) {
+      const sparse = ranking.models.find((m) => m.model === 'sparse')!;
+      expect(sparse.tasks).toBe(2);
+      expect(Number.isFinite(sparse.low) && Number.isFinite(sparse.high)).toBe(true);
+      expect(sparse.low <= sparse.estimate && sparse.estimate <= sparse.high).toBe(true);
+    }
+  });
+
   it('should refuse bad input with a CrosscheckError that says what to fix', () => {
     const ok = syntheticObservations({ a: 0.1, b: 0.2 }, { tasks: 3, m: 2 });
     const cases: Array<[unknown, unknown, RegExp]> = [

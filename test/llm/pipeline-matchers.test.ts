@@ -1,19 +1,16 @@
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import '../../matchers/vitest.ts';
 import {
   candidates,
-  createLlm,
   defineTask,
   detect,
   gen,
-  type Llm,
   type PipelineLlm,
   relationProperty,
   relations,
 } from '../../src/index.ts';
-import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
-import { tempCache } from './helpers.ts';
+import { useScriptedModel } from './helpers.ts';
 
 /**
  * Pipeline samples under the checks that the other pipeline tests leave out: `detect`,
@@ -44,24 +41,11 @@ const items = fc.tuple(fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 5 }
 const invoices = gen.fromArbitrary(items, { description: 'invoices of up to five items' });
 
 describe('pipeline samples under detect and the matchers', () => {
-  let server: ScriptedLlmServer;
-  let cache: ReturnType<typeof tempCache>;
-  let llm: Llm;
-  beforeEach(async () => {
-    cache = tempCache();
-    server = await startScriptedLlmServer({
-      rules: [{ reply: (req) => totalReply(req.lastUser, req.sample) }],
-    });
-    llm = createLlm({ model: 'm', baseURL: server.url, cache: { dir: cache.dir, mode: 'read-write' } });
-  });
-  afterEach(async () => {
-    await server.close();
-    cache.cleanup();
-  });
+  const model = useScriptedModel(totalReply);
 
   it('should detect the sample that disagrees, with a shrunk witness, and certify the others', async () => {
     // Arrange
-    const samples = candidates.fromPipeline(extractTotal, { llm, n: 3 });
+    const samples = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 3 });
     // Act
     const found = await detect(task, samples, { inputs: invoices, epsilon: 0.1, seed: 1 });
     const others = [samples[0], samples[2]].filter((c) => c !== undefined);
@@ -80,7 +64,7 @@ describe('pipeline samples under detect and the matchers', () => {
 
   it('should pass toAgreeWithReference for a right sample and its negation for the wrong one', async () => {
     // Arrange
-    const [right, wrong] = candidates.fromPipeline(extractTotal, { llm, n: 2 });
+    const [right, wrong] = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 2 });
     // Act / Assert
     await expect(right).toAgreeWithReference(withReference, { inputs: invoices, n: 60, seed: 2 });
     await expect(wrong).not.toAgreeWithReference(withReference, { inputs: invoices, n: 60, seed: 2 });
@@ -93,7 +77,7 @@ describe('pipeline samples under detect and the matchers', () => {
 
   it('should fail toSatisfyRelation on the sample that breaks it, with the shrunk input and both calls', async () => {
     // Arrange
-    const samples = candidates.fromPipeline(extractTotal, { llm, n: 3 });
+    const samples = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 3 });
     // Act
     const error = await expect(task)
       .toSatisfyRelation(relations.permutation(), samples, { inputs: items, numRuns: 50, seed: 3 })
@@ -118,7 +102,7 @@ describe('pipeline samples under detect and the matchers', () => {
 
   it('should fail relationProperty under fc.check, shrunk, and record tokens per sample', async () => {
     // Arrange
-    const samples = candidates.fromPipeline(extractTotal, { llm, n: 3, label: 'total' });
+    const samples = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 3, label: 'total' });
     const property = relationProperty(task, relations.permutation(), samples, { inputs: items });
     // Act
     const result = await fc.check(property, { seed: 7, numRuns: 60 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toBeCoherentAcross, toHaveIncoherenceBelow } from '../../matchers/index.ts';
 import { coherenceProperty } from '../../src/fast-check/index.ts';
 import {
@@ -9,15 +9,14 @@ import {
   defineTask,
   gen,
   isCrosscheckError,
-  type Llm,
   measure,
   type PipelineLlm,
   run,
 } from '../../src/index.ts';
-import { type ScriptedLlmServer, startScriptedLlmServer } from '../../src/llm/testing/index.ts';
+import { startScriptedLlmServer } from '../../src/llm/testing/index.ts';
 import { parseRecord, serializeRecord } from '../../src/report/index.ts';
 import { context } from '../matchers/context.ts';
-import { tempCache } from './helpers.ts';
+import { useScriptedModel } from './helpers.ts';
 
 /** The model's reply to "Total of: <text>": the sum of the numbers in the text, except that
  * sample 1 drops the last number of any text holding the word "discount". */
@@ -41,31 +40,18 @@ const plain = [['3 pens at 2'], ['rent 500 and 20 fees'], ['nothing']] as [strin
 const discounted = [...plain, ['2 items 10 discount 3']] as [string][];
 
 describe('candidates.fromPipeline over a scripted loopback model', () => {
-  let server: ScriptedLlmServer;
-  let cache: ReturnType<typeof tempCache>;
-  let llm: Llm;
-  beforeEach(async () => {
-    cache = tempCache();
-    server = await startScriptedLlmServer({
-      rules: [{ reply: (req) => totalReply(req.lastUser, req.sample) }],
-    });
-    llm = createLlm({ model: 'm', baseURL: server.url, cache: { dir: cache.dir, mode: 'read-write' } });
-  });
-  afterEach(async () => {
-    await server.close();
-    cache.cleanup();
-  });
+  const model = useScriptedModel(totalReply);
 
   it('should make n candidates, each calling the model as its own sample, and replay them exactly', async () => {
     // Arrange
-    const samples = candidates.fromPipeline(extractTotal, { llm, n: 3 });
+    const samples = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 3 });
     // Act
     const m = await measure(task, samples, { inputs: discounted, shrink: false });
     // Assert: one request per (sample, input), each sample under its own index.
     expect(samples.map((c) => c.label)).toEqual(['extractTotal#0', 'extractTotal#1', 'extractTotal#2']);
     expect(samples.map((c) => c.tags)).toEqual([0, 1, 2].map((sample) => ({ model: 'm', sample })));
-    expect(server.completions()).toHaveLength(3 * discounted.length);
-    expect(new Set(server.completions().map((r) => r.sample))).toEqual(new Set([0, 1, 2]));
+    expect(model.server.completions()).toHaveLength(3 * discounted.length);
+    expect(new Set(model.server.completions().map((r) => r.sample))).toEqual(new Set([0, 1, 2]));
     // Sample 1 disagrees on the discounted invoice only: 2 of 3 pairs on 1 input of 4.
     expect(m.incoherence?.estimate).toBeCloseTo(2 / 3 / 4, 10);
     expect(m.witness?.outputs.map((o) => [o.labels, o.outcome])).toEqual([
@@ -73,11 +59,11 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
       [['extractTotal#1'], '12'],
     ]);
     // Replay-only with the server closed: the same outcomes, no request.
-    await server.close();
+    await model.server.close();
     const replay = createLlm({
       model: 'm',
-      baseURL: server.url,
-      cache: { dir: cache.dir, mode: 'replay-only' },
+      baseURL: model.server.url,
+      cache: { dir: model.cache.dir, mode: 'replay-only' },
     });
     const again = await measure(task, candidates.fromPipeline(extractTotal, { llm: replay, n: 3 }), {
       inputs: discounted,
@@ -87,7 +73,7 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
   });
 
   it('should pass toBeCoherentAcross on a coherent pipeline and write tokens per candidate', async () => {
-    const samples = candidates.fromPipeline(extractTotal, { llm, n: 3, label: 'total' });
+    const samples = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 3, label: 'total' });
     const invoices = gen.fromArbitrary(
       fc.tuple(
         fc.array(fc.integer({ min: 0, max: 99 }), { maxLength: 4 }).map((xs) => xs.join(' pens ') || 'none'),
@@ -117,7 +103,7 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
   });
 
   it('should fail toHaveIncoherenceBelow when one sample errs on a class of inputs', async () => {
-    const samples = candidates.fromPipeline(extractTotal, { llm, n: 4 });
+    const samples = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 4 });
     const result = await toHaveIncoherenceBelow.call(context(), task, 0.01, samples, {
       inputs: discounted,
     });
@@ -126,7 +112,7 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
   });
 
   it('should run as a fast-check property that finds and shrinks the disagreement', async () => {
-    const samples = candidates.fromPipeline(extractTotal, { llm, n: 3 });
+    const samples = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 3 });
     const words = fc.constantFrom('pens', 'discount', 'fees');
     const inputs = fc.tuple(
       fc
@@ -145,7 +131,7 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
 
   it('should write tokens per sample into the record of a coherenceProperty run', async () => {
     // Arrange
-    const samples = candidates.fromPipeline(extractTotal, { llm, n: 3, label: 'total' });
+    const samples = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 3, label: 'total' });
     const property = coherenceProperty(task, samples, { inputs: fc.constantFrom(...plain) });
     // Act
     await fc.assert(property, { seed: 5, numRuns: 10 });
@@ -156,7 +142,7 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
     if (!record) throw new Error('the run wrote no record');
     const rows = record.llm?.candidates ?? [];
     expect(rows.map((r) => r.label)).toEqual(['total#0', 'total#1', 'total#2']);
-    const distinct = new Set(server.completions().map((r) => r.lastUser)).size;
+    const distinct = new Set(model.server.completions().map((r) => r.lastUser)).size;
     expect(distinct).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row.calls).toBe(distinct);
@@ -181,7 +167,7 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
       }
       return extractTotal(text, model);
     };
-    const samples = candidates.fromPipeline(awkward, { llm, n: 2, timeoutMs: 200 });
+    const samples = candidates.fromPipeline(awkward, { llm: model.llm, n: 2, timeoutMs: 200 });
     const matrix = await run(task, samples, [['throw'], ['undefined'], ['function'], ['hang'], ['1 and 2']]);
     const row = matrix.outcomes[0] ?? [];
     expect(row.map((o) => o.kind)).toEqual(['error', 'error', 'error', 'timeout', 'value']);
@@ -206,13 +192,17 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
         inFlight--;
       }
     };
-    const samples = candidates.fromPipeline(slow, { llm, n: 5, concurrency: 2 });
+    const samples = candidates.fromPipeline(slow, { llm: model.llm, n: 5, concurrency: 2 });
     await run(task, samples, plain);
     expect(most).toBe(2);
   });
 
   it('should end the run with the replay miss, naming the key and how to record, even if the pipeline catches it', async () => {
-    const ci = createLlm({ model: 'm', baseURL: server.url, cache: { dir: cache.dir, mode: 'replay-only' } });
+    const ci = createLlm({
+      model: 'm',
+      baseURL: model.server.url,
+      cache: { dir: model.cache.dir, mode: 'replay-only' },
+    });
     const swallowing = async (text: string, model: PipelineLlm) => {
       try {
         return await extractTotal(text, model);
@@ -230,13 +220,20 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
     expect((error as CrosscheckError).code).toBe('LLM_REPLAY_MISS');
     expect((error as Error).message).toMatch(/[0-9a-f]{32}/);
     expect((error as Error).message).toMatch(/read-write|record/i);
-    expect(server.completions()).toHaveLength(0);
+    expect(model.server.completions()).toHaveLength(0);
   });
 
   it('should count a model call that failed as unknown, not as an answer', async () => {
-    await server.close();
-    server = await startScriptedLlmServer({ rules: [{ status: 400, error: { message: 'bad prompt' } }] });
-    const failing = createLlm({ model: 'm', baseURL: server.url, cache: false, retry: { maxRetries: 0 } });
+    await model.server.close();
+    model.server = await startScriptedLlmServer({
+      rules: [{ status: 400, error: { message: 'bad prompt' } }],
+    });
+    const failing = createLlm({
+      model: 'm',
+      baseURL: model.server.url,
+      cache: false,
+      retry: { maxRetries: 0 },
+    });
     const matrix = await run(task, candidates.fromPipeline(extractTotal, { llm: failing, n: 2 }), [['1']]);
     expect(matrix.outcomes.map((r) => r[0]?.kind)).toEqual(['crash', 'crash']);
   });
@@ -251,16 +248,18 @@ describe('candidates.fromPipeline over a scripted loopback model', () => {
       throw new Error('expected a throw');
     };
     const misspelt = attempt(() =>
-      candidates.fromPipeline(extractTotal, { llm, n: 2, timeoutMS: 5 } as never),
+      candidates.fromPipeline(extractTotal, { llm: model.llm, n: 2, timeoutMS: 5 } as never),
     );
     expect(misspelt.code).toBe('INVALID_OPTION');
     expect(misspelt.message).toContain('timeoutMs');
-    expect(attempt(() => candidates.fromPipeline('x' as never, { llm, n: 2 })).code).toBe(
+    expect(attempt(() => candidates.fromPipeline('x' as never, { llm: model.llm, n: 2 })).code).toBe(
       'INVALID_CANDIDATES',
     );
     expect(
       attempt(() => candidates.fromPipeline(extractTotal, { llm: {} as never, n: 2 })).message,
     ).toContain('createLlm');
-    expect(attempt(() => candidates.fromPipeline(extractTotal, { llm, n: 0 })).message).toContain('`n`');
+    expect(attempt(() => candidates.fromPipeline(extractTotal, { llm: model.llm, n: 0 })).message).toContain(
+      '`n`',
+    );
   });
 });

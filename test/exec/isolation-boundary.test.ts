@@ -220,14 +220,30 @@ describe.skipIf(!osAvailable)("isolation 'os': an escaped candidate", () => {
             return false;
           }
         }).length;
+    /** The sandboxed command itself is running: node has replaced bwrap, prlimit and setpriv. */
+    const commandRunning = (): boolean =>
+      readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .some((pid) => {
+          try {
+            const argv = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
+            return argv.includes(marker) && /(^|\/)node$/.test(argv[0] ?? '');
+          } catch {
+            return false;
+          }
+        });
+    // Hang guards in wall time, a minute each: on a loaded runner a sandbox takes seconds to
+    // start, and its processes a while to be reaped.
     const until = async (done: () => boolean): Promise<boolean> => {
-      for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1200 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
       return done();
     };
-    // The sandboxed process is up: bwrap, its init and the process itself carry the marker.
-    // (Killed before bwrap has armed its parent-death signal, the sandbox would survive: a
-    // window of a few milliseconds after each worker start that bwrap leaves open.)
-    expect(await until(() => running() >= 3)).toBe(true);
+    // Wait for the command itself, not for bwrap's processes: bwrap's init arms its parent-death
+    // signal only during its set-up, after it has forked, and killed before that the sandbox
+    // survives its parent. That window is milliseconds on a quiet machine and took seconds in a
+    // CI run with five heavy test files on two cores, where counting three marked processes
+    // (bwrap, its init, the fork about to become the command) let the test kill inside it.
+    expect(await until(commandRunning)).toBe(true);
 
     // Act
     parent.kill('SIGKILL');

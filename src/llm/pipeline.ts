@@ -126,11 +126,12 @@ const callOnce = async (
   // Settles the call before the pipeline does: on a fatal error (the run ends anyway) or when the
   // run is aborted (another sample's replay miss, the caller's signal), as the timeout does, so a
   // pipeline that catches the error or does not pass its signal on cannot hold the run.
-  let giveUp = (_why: 'fatal' | 'aborted'): void => {};
-  const givenUp = new Promise<'fatal' | 'aborted'>((resolve) => {
-    giveUp = resolve;
+  // Why it gave up is read after the race: `fatal` set means a fatal error, else the abort.
+  let giveUp = (): void => {};
+  const givenUp = new Promise<'given up'>((resolve) => {
+    giveUp = () => resolve('given up');
   });
-  const onAbort = () => giveUp('aborted');
+  const onAbort = () => giveUp();
   outer?.addEventListener('abort', onAbort, { once: true });
   const chat = async (request: ChatRequest): Promise<Completion> => {
     try {
@@ -141,7 +142,7 @@ const callOnce = async (
       // Kept even if the pipeline catches it: a swallowed replay miss must still end the run.
       if (isCrosscheckError(error) && FATAL_CODES.has(error.code)) {
         fatal ??= error;
-        giveUp('fatal');
+        giveUp();
       } else if (isCrosscheckError(error) && error.code !== 'ABORTED') failed ??= error.message;
       throw error;
     }
@@ -178,7 +179,7 @@ const callOnce = async (
     ]);
     if (fatal !== null) return { kind: 'fatal', error: fatal };
     if (settled === 'timeout') return { kind: 'timeout', ms: timeoutMs };
-    if (settled === 'aborted' || settled === 'fatal') return { kind: 'thrown', thrown: outer?.reason };
+    if (settled === 'given up') return { kind: 'thrown', thrown: outer?.reason };
     // A pipeline that threw after its model call failed did not answer: the cell is unknown.
     if (settled.kind === 'thrown' && failed !== null)
       return { kind: 'failed', reason: `a model call failed: ${failed}` };

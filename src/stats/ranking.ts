@@ -249,8 +249,10 @@ const quantile = (sorted: Float64Array, q: number): number => {
   return sorted[pos] as number;
 };
 
+// NaN below two draws: no spread was observed, which is no evidence of a zero spread (a zero
+// would give a zero-width interval and separate any two different estimates).
 const sdOf = (xs: Float64Array, count: number): number => {
-  if (count < 2) return 0;
+  if (count < 2) return Number.NaN;
   let mean = 0;
   for (let b = 0; b < count; b++) mean += xs[b] as number;
   mean /= count;
@@ -267,7 +269,7 @@ const sdOf = (xs: Float64Array, count: number): number => {
  * zero-width interval.
  */
 const meanInterval = (estimate: number, sd: number, tasks: number, alpha: number): EstimateInterval => {
-  if (tasks < 2) return { estimate, low: 0, high: 1 };
+  if (tasks < 2 || Number.isNaN(sd)) return { estimate, low: 0, high: 1 };
   if (sd === 0) {
     if (estimate <= 0) return { estimate, low: 0, high: clopperPearson(0, tasks, alpha).high };
     if (estimate >= 1) return { estimate, low: clopperPearson(tasks, tasks, alpha).low, high: 1 };
@@ -407,7 +409,7 @@ const rankMetric = (
     const r = boot[b] as Float64Array;
     let worst = 0;
     for (const p of pairs) {
-      if (p.sd === 0) continue;
+      if (!(p.sd > 0)) continue;
       const d = (r[present[p.a] as number] as number) - (r[present[p.b] as number] as number);
       if (Number.isNaN(d)) continue;
       worst = Math.max(worst, Math.abs(d - p.diff) / p.sd);
@@ -422,7 +424,9 @@ const rankMetric = (
   const separations: PairSeparation[] = [];
   const beats = Array.from({ length: P }, () => new Set<number>());
   for (const p of pairs) {
-    const half = critical * p.sd;
+    // A pair seen together in fewer than two resamples has no spread: never separated, and its
+    // interval is every difference.
+    const half = Number.isNaN(p.sd) ? Number.POSITIVE_INFINITY : critical * p.sd;
     const separated = p.sd === 0 ? p.diff !== 0 && T >= 2 : Math.abs(p.diff) > half;
     const aBetter =
       p.diff < 0 ||

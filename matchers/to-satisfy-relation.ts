@@ -8,6 +8,7 @@ import {
   type RelationCheck,
   relationRecord,
 } from '../src/metamorphic/index.ts';
+import { llmRecord } from '../src/report/index.ts';
 import type { Task } from '../src/task/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { checkOptions, checkTask, type MatcherUse } from './guards.ts';
@@ -91,7 +92,13 @@ export async function toSatisfyRelation(
   }
   // The host inverts `pass` under `.not`: an inconclusive check fails both ways.
   const pass = this.isNot ? check.verdict !== 'violated' : check.verdict === 'held';
-  const record = relationRecord(check, candidates, recordContext(this, NAME, pass, candidates));
+  // The partner's model calls (an independent pipeline's) count in the record's LLM section too.
+  const partner = relation.partner;
+  const called = partner ? [...candidates, partner] : candidates;
+  const record = relationRecord(check, candidates, {
+    ...recordContext(this, NAME, pass, candidates),
+    llm: llmRecord(called),
+  });
   const violators = check.candidates.filter((r) => r.verdict === 'violated').map((r) => r.label);
   const message = () =>
     formatMessage(this, {

@@ -35,6 +35,8 @@ export interface BridgeInfo {
   readonly records: CrosscheckRecord[];
   /** What a witness of this property shows. @defaultValue 'candidates disagree' */
   readonly witnessReason?: WitnessRecord['reason'];
+  /** Programs called beside the candidates (a relation's partner): their model calls count too. */
+  readonly alsoCalled?: readonly Candidate[];
 }
 
 /** One evaluation: the input, every candidate's outcome, and the classes when they disagreed. @internal */
@@ -215,7 +217,7 @@ export const buildPropertyRecord = (
       pass: !details.failed,
       tags: bridge.candidates.map((c) => c.tags),
       // As the matchers do: pipeline samples' tokens and cost per candidate, and a judge's summary.
-      llm: llmRecord(bridge.candidates),
+      llm: llmRecord([...bridge.candidates, ...(bridge.alsoCalled ?? [])]),
     },
   );
 };

@@ -104,6 +104,7 @@ export const relationProperty = <A extends Args = Args>(
         : 'a fast-check arbitrary',
     records: [],
     witnessReason: 'relation violated',
+    ...(relation.partner ? { alsoCalled: [relation.partner] } : {}),
   };
 
   const evaluate = async (args: A, seed: number): Promise<CandidateViolation[] | 'skip'> => {

@@ -119,4 +119,28 @@ describe('pipeline samples under detect and the matchers', () => {
       expect(row.prompt).toBeGreaterThan(0);
     }
   });
+
+  it("should count a partner pipeline's model calls in the record, under the matcher and under fc.check", async ({
+    task: test,
+  }) => {
+    // Arrange: the relation's partner is an independent pipeline (one sample of its own).
+    const samples = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 2, label: 'total' });
+    const [partner] = candidates.fromPipeline(extractTotal, { llm: model.llm, n: 1, label: 'partner' });
+    const relation = relations.equivalent(partner!);
+    // Act
+    await expect(task)
+      .toSatisfyRelation(relation, samples, { inputs: items, numRuns: 20, seed: 5 })
+      .catch(() => undefined);
+    const property = relationProperty(task, relation, samples, { inputs: items });
+    await fc.check(property, { seed: 5, numRuns: 20 });
+    // Assert
+    const matcherRecord = (
+      test.meta as { crosscheck?: Array<{ llm?: { candidates?: unknown } }> }
+    ).crosscheck?.at(-1);
+    for (const record of [matcherRecord, property.records.at(-1)]) {
+      const rows = (record?.llm?.candidates ?? []) as Array<{ label: string; calls: number }>;
+      expect(rows.map((r) => r.label)).toEqual(['total#0', 'total#1', 'partner#0']);
+      expect(rows.find((r) => r.label === 'partner#0')?.calls).toBeGreaterThan(0);
+    }
+  });
 });

@@ -15,8 +15,12 @@ const SAMPLES = 10;
  */
 const INPUTS = 300;
 const SEED = 2026;
-/** Per task, like the paper's 60 s stage limit: a task that exceeds it is left out of every metric. */
-const TASK_LIMIT_MS = 60_000;
+/**
+ * Per task, in wall time, as the paper's stage limit: a task that exceeds it is left out of
+ * every metric. The paper allowed 60 s on a machine of its own; here five heavy files share two
+ * cores, and a slower CI runner took past 60 s on one task, so the limit is 180 s.
+ */
+const TASK_LIMIT_MS = 180_000;
 /**
  * Call limits. A HumanEval call takes microseconds, so 250 ms only catches hangs; a candidate
  * that hangs may lose 1.5 s in all. Unknown (timeout/crash) cells are excluded from every figure
@@ -103,5 +107,5 @@ describe.skipIf(!requireData())('incoherence on HumanEval (gpt_4o, m = 10, n = 3
     expect(failed.length).toBeLessThanOrEqual(5);
     expect(falsePositives).toEqual([]);
     expect(violations).toEqual([]);
-  }, 900_000);
+  }, 1_800_000);
 });

@@ -203,7 +203,7 @@ await closeSandboxPools();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 70_000);
+  });
 
   it('should turn a forging child into typed outcomes, row by row, and keep the honest row exact', async () => {
     replaceSandboxHost(isolation, fakeHost('forge', isolation));
@@ -280,7 +280,7 @@ console.log(JSON.stringify(m.outcomes[0].map((o) => o.value)));
         const timer = setTimeout(() => {
           child.kill('SIGKILL');
           resolve('did not exit');
-        }, 60_000);
+        }, 150_000);
         child.on('exit', (c) => {
           clearTimeout(timer);
           resolve(c ?? -1);
@@ -291,5 +291,5 @@ console.log(JSON.stringify(m.outcomes[0].map((o) => o.value)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 70_000);
+  });
 });

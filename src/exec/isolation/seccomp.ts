@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -119,9 +119,57 @@ const pythons = (): string[] => {
   return ['/usr/bin/python3', 'python3'].filter((p) => !p.startsWith('/') || existsSync(p));
 };
 
-let compiled: { file: string } | { problem: string } | null = null;
+type Held = { fd: number; dev: number; ino: number };
+type Compiled = Held | { file: string } | { problem: string };
+let compiled: Compiled | null = null;
 
-const compile = (): { file: string } | { problem: string } => {
+const removeDir = (dir: string): void => {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // The temp folder's own cleanup remains.
+  }
+};
+
+/**
+ * A fresh descriptor of the held program. Should the held number have been closed and reused for
+ * another file, the identity check refuses it rather than hand bubblewrap that file as a filter.
+ */
+const reopen = (held: Held): number => {
+  const fd = openSync(`/proc/self/fd/${held.fd}`, 'r');
+  const st = fstatSync(fd);
+  if (st.dev === held.dev && st.ino === held.ino) return fd;
+  closeSync(fd);
+  throw new Error('the held seccomp program is gone');
+};
+
+/**
+ * Keeps the compiled program without leaving a file behind: written to a host-only (0700)
+ * folder, held open, and the folder removed at once. Each sandbox start then opens
+ * /proc/self/fd/<held> afresh (a descriptor of its own, read from the start), so even a host
+ * killed with SIGKILL leaves nothing in the temp folder. Where /proc cannot reopen it, the file
+ * stays until the process exits.
+ */
+const keep = (bpf: Buffer): Held | { file: string } => {
+  const dir = mkdtempSync(join(tmpdir(), 'crosscheck-seccomp-'));
+  const file = join(dir, 'filter.bpf');
+  writeFileSync(file, bpf, { mode: 0o400 });
+  let held = -1;
+  try {
+    held = openSync(file, 'r');
+    const { dev, ino } = fstatSync(held);
+    const kept = { fd: held, dev, ino };
+    closeSync(reopen(kept));
+    removeDir(dir);
+    return kept;
+  } catch {
+    if (held >= 0) closeSync(held);
+    process.once('exit', () => removeDir(dir));
+    return { file };
+  }
+};
+
+const compile = (): Compiled => {
   let last = 'no python3 was found';
   for (const python of pythons()) {
     // -I: no user site-packages and no PYTHON* variables steer what gets imported.
@@ -133,13 +181,7 @@ const compile = (): { file: string } | { problem: string } => {
     });
     const bpf = result.stdout;
     // A seccomp program is whole 8-byte instructions; an empty or torn one is no filter.
-    if (result.status === 0 && bpf && bpf.length >= 8 && bpf.length % 8 === 0) {
-      // Host-only (0700) and written once: each sandbox start opens it for bubblewrap to read.
-      const dir = mkdtempSync(join(tmpdir(), 'crosscheck-seccomp-'));
-      const file = join(dir, 'filter.bpf');
-      writeFileSync(file, bpf, { mode: 0o400 });
-      return { file };
-    }
+    if (result.status === 0 && bpf && bpf.length >= 8 && bpf.length % 8 === 0) return keep(bpf);
     const stderr = String(result.stderr ?? '').trim();
     last = result.error
       ? `\`${python}\` did not start (${(result.error as NodeJS.ErrnoException).code})`
@@ -163,5 +205,13 @@ export const seccompProblem = (): string | null => {
 export const openSeccompFilter = (): number => {
   compiled ??= compile();
   if ('problem' in compiled) throw new Error(compiled.problem);
-  return openSync(compiled.file, 'r');
+  if ('file' in compiled) return openSync(compiled.file, 'r');
+  try {
+    return reopen(compiled);
+  } catch {
+    // The held descriptor was closed under us (code that closes every descriptor): build it again.
+    compiled = compile();
+    if ('problem' in compiled) throw new Error(compiled.problem);
+    return 'file' in compiled ? openSync(compiled.file, 'r') : reopen(compiled);
+  }
 };

@@ -174,6 +174,18 @@ export class RemoteSandboxPool {
     return this.#child?.process.pid ?? null;
   }
 
+  /** At process exit: kills the child, if one runs, and removes its workspace (the exit hook cannot wait). */
+  killNow(): void {
+    const child = this.#child;
+    if (child === null) return;
+    try {
+      child.process.kill('SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    removeWorkspaceNow(child.root);
+  }
+
   run(rows: ReadonlyArray<{ row: number; candidate: SourceCandidate }>, ctx: RunContext): Promise<void> {
     return new Promise<void>((resolve) => {
       const run: RunState = { ctx, rowsLeft: 0, aborted: false, resolve };
@@ -648,16 +660,8 @@ const installExitHook = (pool: RemoteSandboxPool): void => {
   live.add(pool);
   if (hooked) return;
   hooked = true;
+  // A program that ends without closeSandboxPools() leaves no sandbox host and no workspace.
   process.once('exit', () => {
-    for (const p of live) {
-      const pid = p.pid;
-      if (pid !== null) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
-    }
+    for (const p of live) p.killNow();
   });
 };

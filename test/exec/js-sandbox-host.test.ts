@@ -236,6 +236,26 @@ await closeSandboxPools();
     }
   });
 
+  it("should turn a child's forged value texts into errors of that row and keep the honest row exact", async () => {
+    replaceSandboxHost(isolation, fakeHost('texts', isolation));
+    const m = await run(
+      defineTask({ name: 'f' }),
+      js(['function f(x) { return x * 2 }', 'function f(x) { return 1 }']),
+      range(3),
+      { isolation },
+    );
+    const [honest, forged] = m.outcomes;
+    expect(values(honest!)).toEqual([0, 2, 4]);
+    expect(forged!.map((o) => o.kind === 'error' && o.name)).toEqual([
+      'ProtocolError',
+      'ProtocolError',
+      'ProtocolError',
+    ]);
+    expect((forged![0] as { message: string }).message).toMatch(/not JSON/);
+    expect((forged![1] as { message: string }).message).toMatch(/no value and no other outcome/);
+    expect((forged![2] as { message: string }).message).toMatch(/malformed value/);
+  });
+
   it('should cut off a child that floods its pipe with an endless line, and survive', async () => {
     replaceSandboxHost(isolation, fakeHost('flood', isolation));
     const task = defineTask({ name: 'f' });

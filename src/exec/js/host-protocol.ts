@@ -40,11 +40,19 @@ export type HostLine =
   | { t: 'abort'; j: number };
 
 /**
- * A stretch of outcomes of row `r` (an index into the job's rows) from input `start` on: `v[k]`
- * is the tagged value of input `start + k` unless `e` holds an entry `[k, code, a, b]` for it
- * (codes of `WireOutcome`: 1 invalid, 2 error, 3 timeout, 4 crash).
+ * A stretch of outcomes of row `r` (an index into the job's rows) from input `start` on. `v[k]`
+ * is input `start + k`'s value: a number or boolean as itself, any other tagged value as its JSON
+ * text. Where `e` holds an entry `[k, code, a, b]` (codes of `WireOutcome`: 1 invalid, 2 error,
+ * 3 timeout, 4 crash), `v[k]` is null. Text rather than the value: the host keeps one outcome per
+ * distinct text and parses it only when read, so candidates that agree cost it one string, and it
+ * builds no objects nobody reads.
  */
-export type Segment = [r: number, start: number, v: unknown[], e: Array<[number, number, unknown, unknown?]>];
+export type Segment = [
+  r: number,
+  start: number,
+  v: Array<string | number | boolean | null>,
+  e: Array<[number, number, unknown, unknown?]>,
+];
 
 /** Per-row figures at the end of a job: durationMs, timeouts, crashes, budgetSpent (0|1), restarts. */
 export type StatsTuple = [number, number, number, number, number];
@@ -90,6 +98,10 @@ export const parseChildLine = (line: string): ChildLine | string => {
         const [r, start, v, e] = seg as unknown[];
         if (!isInt(r) || !isInt(start) || !Array.isArray(v) || !Array.isArray(e))
           return 'a malformed segment';
+        for (const x of v as unknown[]) {
+          const t = typeof x;
+          if (x !== null && t !== 'string' && t !== 'number' && t !== 'boolean') return 'a malformed value';
+        }
         let last = -1;
         for (const x of e as unknown[]) {
           if (!Array.isArray(x) || x.length < 3 || x.length > 4) return 'a malformed outcome';

@@ -14,7 +14,7 @@ import {
   removeWorkspace,
   removeWorkspaceNow,
 } from '../isolation/index.ts';
-import { BUDGET_SPENT, type Outcome } from '../outcome.ts';
+import { BUDGET_SPENT, type Outcome, textOutcome } from '../outcome.ts';
 import {
   type CandidateSpec,
   type HostLine,
@@ -472,7 +472,20 @@ export class RemoteSandboxPool {
           next++;
           outcome = this.#otherOutcome(ctx, other);
         } else {
-          outcome = ctx.valueOutcome(v[k] as never);
+          const x = v[k];
+          // Null where no other outcome is named is neither: the child broke the protocol.
+          outcome =
+            typeof x === 'string'
+              ? ctx.textOutcome
+                ? ctx.textOutcome(x)
+                : textOutcome(x)
+              : x === null || x === undefined
+                ? {
+                    kind: 'error',
+                    name: 'ProtocolError',
+                    message: 'the sandbox host sent no value and no other outcome for this input',
+                  }
+                : ctx.valueOutcome(x);
         }
         this.#record(rs, i, outcome);
       }

@@ -101,7 +101,9 @@ const runJob = async (m: Extract<HostLine, { t: 'run' }>): Promise<void> => {
     const k = last[2].length;
     switch (o.kind) {
       case 'value':
-        last[2].push(o.tagged);
+        last[2].push(
+          typeof o.tagged === 'number' || typeof o.tagged === 'boolean' ? o.tagged : JSON.stringify(o.tagged),
+        );
         break;
       case 'invalid':
         last[2].push(null);

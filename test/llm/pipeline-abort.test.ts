@@ -131,6 +131,30 @@ describe('aborting a run of pipeline samples', () => {
     expect(error).toBeInstanceOf(RunAbortedError);
   });
 
+  it('should not start a queued pipeline call once the run is aborted, and end the run', async () => {
+    // Arrange: one call at a time, so samples 1 and 2 wait in the queue behind sample 0, which
+    // ignores its signal; the signal is aborted once sample 0 runs.
+    server = await startScriptedLlmServer();
+    const llm = createLlm({ model: 'm', baseURL: server.url, cache: false });
+    const started: number[] = [];
+    const first = arrivals(1);
+    const stubborn = async (_text: string, model: PipelineLlm): Promise<number> => {
+      started.push(model.sample);
+      first.arrive();
+      return new Promise<number>(() => {});
+    };
+    const samples = candidates.fromPipeline(stubborn, { llm, n: 3, timeoutMs: NEVER_MS, concurrency: 1 });
+    const controller = new AbortController();
+    void first.all.then(() => controller.abort());
+    // Act
+    const error = await errorOf(run(task, samples, [['1']], { signal: controller.signal }));
+    // Assert: the run ended, and the calls still queued at the abort never ran. The queue moves
+    // on when sample 0's call is given up; a few turns of the event loop let it.
+    expect(error).toBeInstanceOf(RunAbortedError);
+    for (let k = 0; k < 5; k++) await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([0]);
+  });
+
   it("should let more than ten calls in flight listen to the run's signal without a leak warning", async () => {
     // Arrange: twelve samples at once, each call listening to the run's signal.
     server = await startScriptedLlmServer({ rules: [{ reply: 'Total: 6' }] });

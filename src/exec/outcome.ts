@@ -238,6 +238,13 @@ export const textOutcomes = (): ((text: string) => Outcome) => {
 };
 
 /**
+ * The outcome of a result that came as JSON text, through the run's shared table when it has one
+ * (`RunContext.textOutcome`), else on its own. @internal
+ */
+export const outcomeOfText = (ctx: { textOutcome?(text: string): Outcome }, text: string): Outcome =>
+  ctx.textOutcome ? ctx.textOutcome(text) : textOutcome(text);
+
+/**
  * The kind number of each outcome on the wire. python/crosscheck_worker/protocol.py has the same table
  * (`WIRE_VALUE` …); test/exec/wire-kinds.test.ts fails when the two differ.
  * @public

@@ -4,7 +4,7 @@ import {
   BUDGET_SPENT,
   fromWireOutcome,
   type Outcome,
-  textOutcome,
+  outcomeOfText,
   WIRE,
   WIRE_VALUE_HEAD,
   type WireOutcome,
@@ -417,7 +417,7 @@ class SliceRunner {
   }
 
   #text(text: string): Outcome {
-    return this.#ctx.textOutcome ? this.#ctx.textOutcome(text) : textOutcome(text);
+    return outcomeOfText(this.#ctx, text);
   }
 
   /** The range bookkeeping of a failed call (src/exec/range-ledger.ts), over this slice. */

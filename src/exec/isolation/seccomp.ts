@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeWorkspaceNow } from './workspace.ts';
 
 /**
  * The seccomp filter every sandboxed process runs under: system calls a candidate never needs
@@ -123,14 +124,6 @@ type Held = { fd: number; dev: number; ino: number };
 type Compiled = Held | { file: string } | { problem: string };
 let compiled: Compiled | null = null;
 
-const removeDir = (dir: string): void => {
-  try {
-    rmSync(dir, { recursive: true, force: true });
-  } catch {
-    // The temp folder's own cleanup remains.
-  }
-};
-
 /**
  * A fresh descriptor of the held program. Should the held number have been closed and reused for
  * another file, the identity check refuses it rather than hand bubblewrap that file as a filter.
@@ -160,11 +153,11 @@ const keep = (bpf: Buffer): Held | { file: string } => {
     const { dev, ino } = fstatSync(held);
     const kept = { fd: held, dev, ino };
     closeSync(reopen(kept));
-    removeDir(dir);
+    removeWorkspaceNow(dir);
     return kept;
   } catch {
     if (held >= 0) closeSync(held);
-    process.once('exit', () => removeDir(dir));
+    process.once('exit', () => removeWorkspaceNow(dir));
     return { file };
   }
 };
@@ -201,17 +194,20 @@ export const seccompProblem = (): string | null => {
   return 'problem' in compiled ? compiled.problem : null;
 };
 
+const openCompiled = (c: Compiled): number => {
+  if ('problem' in c) throw new Error(c.problem);
+  return 'file' in c ? openSync(c.file, 'r') : reopen(c);
+};
+
 /** A fresh descriptor of the compiled filter, for bubblewrap's `--seccomp`. @internal */
 export const openSeccompFilter = (): number => {
   compiled ??= compile();
-  if ('problem' in compiled) throw new Error(compiled.problem);
-  if ('file' in compiled) return openSync(compiled.file, 'r');
   try {
-    return reopen(compiled);
-  } catch {
+    return openCompiled(compiled);
+  } catch (error) {
+    if (!('fd' in compiled)) throw error;
     // The held descriptor was closed under us (code that closes every descriptor): build it again.
     compiled = compile();
-    if ('problem' in compiled) throw new Error(compiled.problem);
-    return 'file' in compiled ? openSync(compiled.file, 'r') : reopen(compiled);
+    return openCompiled(compiled);
   }
 };

@@ -14,7 +14,7 @@ import {
   removeWorkspace,
   removeWorkspaceNow,
 } from '../isolation/index.ts';
-import { BUDGET_SPENT, type Outcome, textOutcome } from '../outcome.ts';
+import { BUDGET_SPENT, type Outcome, outcomeOfText } from '../outcome.ts';
 import {
   type CandidateSpec,
   type HostLine,
@@ -472,24 +472,23 @@ export class RemoteSandboxPool {
           next++;
           outcome = this.#otherOutcome(ctx, other);
         } else {
-          const x = v[k];
-          // Null where no other outcome is named is neither: the child broke the protocol.
-          outcome =
-            typeof x === 'string'
-              ? ctx.textOutcome
-                ? ctx.textOutcome(x)
-                : textOutcome(x)
-              : x === null || x === undefined
-                ? {
-                    kind: 'error',
-                    name: 'ProtocolError',
-                    message: 'the sandbox host sent no value and no other outcome for this input',
-                  }
-                : ctx.valueOutcome(x);
+          outcome = this.#valueAt(ctx, v[k]);
         }
         this.#record(rs, i, outcome);
       }
     }
+  }
+
+  /** A value's outcome from its place in a segment: JSON text, or a number or boolean as itself. */
+  #valueAt(ctx: RunContext, x: Segment[2][number] | undefined): Outcome {
+    if (typeof x === 'string') return outcomeOfText(ctx, x);
+    if (typeof x === 'number' || typeof x === 'boolean') return ctx.valueOutcome(x);
+    // Null where no other outcome is named is neither: the child broke the protocol.
+    return {
+      kind: 'error',
+      name: 'ProtocolError',
+      message: 'the sandbox host sent no value and no other outcome for this input',
+    };
   }
 
   /** Builds a non-value outcome from its code; the host sets every field it can itself. */

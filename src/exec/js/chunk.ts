@@ -9,7 +9,8 @@ import { fromWireOutcome, type Outcome, WIRE, type WireOutcome } from '../outcom
 export interface ChunkReport {
   n: number;
   p: 0 | 1;
-  v: unknown[];
+  /** A number or boolean as itself, any other value as its tagged form's JSON text; null for the outcomes in `e`. */
+  v: Array<string | number | boolean | null>;
   e: Array<[number, typeof WIRE.invalid | typeof WIRE.error, string, string]>;
 }
 
@@ -36,6 +37,11 @@ export const readChunk = (text: string, from: number, to: number): ChunkReport |
   if (!(p === 0 || p === 1) || !Array.isArray(v) || !Array.isArray(e)) return null;
   if (typeof n !== 'number' || !Number.isInteger(n) || n <= from || n > to) return null;
   if (v.length !== n - from - p || e.length > v.length) return null;
+  // Values come as numbers, booleans, null or JSON texts: never as built objects.
+  for (let k = 0; k < v.length; k++) {
+    const x = v[k];
+    if (x !== null && typeof x === 'object') return null;
+  }
   let last = -1;
   for (const o of e) {
     if (!Array.isArray(o) || o.length !== 4) return null;
@@ -49,7 +55,7 @@ export const readChunk = (text: string, from: number, to: number): ChunkReport |
       return null;
     last = k;
   }
-  return { n, p, v, e: e as ChunkReport['e'] };
+  return { n, p, v: v as ChunkReport['v'], e: e as ChunkReport['e'] };
 };
 
 /**

@@ -37,6 +37,12 @@ export const PHASE = { idle: 0, calling: 1, draining: 2, loading: 3 } as const;
 /** What the harness gives the worker (called from the worker with primitives only). */
 export interface HarnessApi {
   /**
+   * The candidate this context serves: error names that mean an invalid input (comma-separated),
+   * the output limit in bytes, the entry's name and the message when it is missing. Called once,
+   * before `setWrapper`.
+   */
+  setCandidate(invalidCsv: string, maxOutputBytes: number, entry: string, entryNotFound: string): void;
+  /**
    * The input set, parsed by the worker: read only by the harness, never handed to candidate
    * code. `json[i]` is the JSON text of input i when it holds no tags (plain JSON data), else null.
    */
@@ -56,21 +62,16 @@ export interface HarnessApi {
   /**
    * Runs calls `from` to `to` (read from shared memory) and reports them as the text
    * `{"n": next, "p": 0|1, "v": [values], "e": [[offset, kind, name, message], ...]}`: one flat
-   * array of results, with the rare non-value outcomes listed apart. Never throws.
+   * array of results, with the rare non-value outcomes listed apart (null in `v`). A value is a
+   * number or boolean as itself, any other as a string holding its tagged form's JSON text.
+   * Never throws.
    */
   run(): string;
   /** Wire outcome text of the settled async result of the last chunk, or '' when it never settled. */
   pending(): string;
 }
 
-export function installHarness(
-  createCodec: () => CodecCore,
-  sab: SharedArrayBuffer,
-  invalidCsv: string,
-  maxOutputBytes: number,
-  entry: string,
-  entryNotFoundMessage: string,
-): HarnessApi {
+export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuffer): HarnessApi {
   const codec = createCodec();
   const progress = new Int32Array(sab);
   const safeJson = codec.safeJson;
@@ -104,9 +105,13 @@ export function installHarness(
   delete (globalThis as { WeakRef?: unknown }).WeakRef;
   delete (Atomics as { waitAsync?: unknown }).waitAsync;
 
+  // The candidate's settings, given by setCandidate before its code is loaded (a context is
+  // made ready before anyone knows which candidate it will serve).
   const invalid: Record<string, boolean> = createObject(null);
-  const names = reflectApply(strSplit, invalidCsv, [',']) as string[];
-  for (let i = 0; i < names.length; i++) if (names[i]) invalid[names[i] as string] = true;
+  let encodeLimits: { maxBytes: number } = createObject(null);
+  let entry = '';
+  let entryNotFoundMessage = '';
+  let inlineStringLimit = 0;
 
   /** A JSON string literal of a string the harness made (never a candidate object). */
   const quote = (s: string): string => nativeStringify(s) as string;
@@ -188,7 +193,7 @@ export function installHarness(
   /** The JSON text of a returned value's tagged form, or the wire outcome of why it has none. */
   const valueText = (value: unknown): { ok: boolean; text: string } => {
     try {
-      const text = safeJson(codec.encode(value, { maxBytes: maxOutputBytes }));
+      const text = safeJson(codec.encode(value, encodeLimits));
       if (typeof text !== 'string') throw 0;
       return { ok: true, text };
     } catch (e) {
@@ -246,7 +251,6 @@ export function installHarness(
     typeof (x as { then?: unknown }).then === 'function';
 
   const INF = Number.POSITIVE_INFINITY;
-  const inlineStringLimit = Math.min(maxOutputBytes, 4096);
   const numberIsNaN = Number.isNaN;
   /** Values whose tagged form is themselves: finite numbers other than -0, booleans, null, short strings. */
   const isPlain = (r: unknown, t: string): boolean =>
@@ -287,7 +291,9 @@ export function installHarness(
       try {
         const r = reflectApply(fn as (...a: unknown[]) => unknown, void 0, argsOf(i));
         const t = typeof r;
-        if (isPlain(r, t)) piece = t === 'string' ? quote(r as string) : `${r as number}`;
+        // A string in the report is a value's JSON text (so the hosts pass it on without
+        // building the value); numbers and booleans stand for themselves.
+        if (isPlain(r, t)) piece = t === 'string' ? quote(quote(r as string)) : `${r as number}`;
         else if (isThenable(r)) {
           // Stop the chunk: the promise can only settle in the microtask drain that follows
           // this evaluation, and the worker collects it with pending(). Only the first settle
@@ -306,7 +312,7 @@ export function installHarness(
         } else {
           const w = valueText(r);
           ok = w.ok;
-          piece = w.text;
+          piece = ok ? quote(w.text) : w.text;
         }
       } catch (err) {
         ok = false;
@@ -335,6 +341,16 @@ export function installHarness(
     };
 
   const api: HarnessApi = {
+    setCandidate(invalidCsv: string, maxBytes: number, entryName: string, notFound: string): void {
+      const names = reflectApply(strSplit, invalidCsv, [',']) as string[];
+      for (let i = 0; i < names.length; i++) if (names[i]) invalid[names[i] as string] = true;
+      encodeLimits = createObject(null);
+      encodeLimits.maxBytes = maxBytes;
+      freeze(encodeLimits);
+      entry = entryName;
+      entryNotFoundMessage = notFound;
+      inlineStringLimit = Math.min(maxBytes, 4096);
+    },
     setInputs(all: unknown[], json: (string | null)[]): void {
       inputs = all;
       inputJson = json;

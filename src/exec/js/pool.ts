@@ -1,9 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { SourceCandidate } from '../../candidates/index.ts';
-import type { Tagged } from '../../values/index.ts';
 import type { RunContext } from '../backend.ts';
-import { BUDGET_SPENT, type Outcome } from '../outcome.ts';
+import { BUDGET_SPENT, type Outcome, outcomeOfText } from '../outcome.ts';
 import { blameCall, failureCost } from '../range-ledger.ts';
 import { readChunk, readPending, UNSETTLED } from './chunk.ts';
 import { PHASE, SLOT } from './harness.ts';
@@ -257,7 +256,12 @@ export class JsSandboxPool {
           message: o[3],
         });
       } else {
-        rs.ctx.record(rs.row, m.from + k, rs.ctx.valueOutcome(v[k] as Tagged));
+        const x = v[k] as string | number | boolean | null;
+        rs.ctx.record(
+          rs.row,
+          m.from + k,
+          typeof x === 'string' ? outcomeOfText(rs.ctx, x) : rs.ctx.valueOutcome(x),
+        );
       }
     }
     if (report.p === 1) rs.ctx.record(rs.row, report.n - 1, pending ?? UNSETTLED);

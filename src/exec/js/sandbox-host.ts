@@ -6,7 +6,7 @@
  */
 import type { SourceCandidate } from '../../candidates/index.ts';
 import type { CandidateRunStats, RunContext } from '../backend.ts';
-import type { Outcome } from '../outcome.ts';
+import { type Outcome, pendingText } from '../outcome.ts';
 import {
   type CandidateSpec,
   type ChildLine,
@@ -66,6 +66,37 @@ const sliceOf = (key: string, from: number, to: number): string => {
   return JSON.stringify(set.items.slice(from, to));
 };
 
+/** One outcome's place in the segment: its value (a text, number or boolean), or null and an entry of `e`. */
+const place = (seg: Segment, k: number, o: Outcome): void => {
+  // A value's text goes on as the worker sent it, before anything reads the outcome's kind
+  // (which would parse it): nothing here builds the value.
+  const text = pendingText(o);
+  if (text !== null) {
+    seg[2].push(text);
+    return;
+  }
+  switch (o.kind) {
+    case 'value':
+      seg[2].push(
+        typeof o.tagged === 'number' || typeof o.tagged === 'boolean' ? o.tagged : JSON.stringify(o.tagged),
+      );
+      return;
+    case 'invalid':
+      seg[3].push([k, 1, o.name, o.message]);
+      break;
+    case 'error':
+      seg[3].push([k, 2, o.name, o.message]);
+      break;
+    case 'timeout':
+      seg[3].push([k, 3, o.reason, o.ms]);
+      break;
+    case 'crash':
+      seg[3].push([k, 4, o.reason]);
+      break;
+  }
+  seg[2].push(null);
+};
+
 const runJob = async (m: Extract<HostLine, { t: 'run' }>): Promise<void> => {
   const set = inputSets.get(m.key);
   if (set === undefined) throw new Error(`unknown input set ${m.key}`);
@@ -98,30 +129,7 @@ const runJob = async (m: Extract<HostLine, { t: 'run' }>): Promise<void> => {
       last = [row, input, [], []];
       segs.push(last);
     }
-    const k = last[2].length;
-    switch (o.kind) {
-      case 'value':
-        last[2].push(
-          typeof o.tagged === 'number' || typeof o.tagged === 'boolean' ? o.tagged : JSON.stringify(o.tagged),
-        );
-        break;
-      case 'invalid':
-        last[2].push(null);
-        last[3].push([k, 1, o.name, o.message]);
-        break;
-      case 'error':
-        last[2].push(null);
-        last[3].push([k, 2, o.name, o.message]);
-        break;
-      case 'timeout':
-        last[2].push(null);
-        last[3].push([k, 3, o.reason, o.ms]);
-        break;
-      case 'crash':
-        last[2].push(null);
-        last[3].push([k, 4, o.reason]);
-        break;
-    }
+    place(last, last[2].length, o);
     if (++cells >= 16384) flush();
     else if (!scheduled) {
       scheduled = true;

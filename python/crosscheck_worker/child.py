@@ -15,6 +15,8 @@ from os import _exit, chdir, close, closerange, devnull, dup2, listdir, open as 
 from os import O_RDWR
 
 from . import audit, limits
+from _pickle import loads as _ploads
+
 from .codec import _exception_wire, _fresh_args, _loads, _str_list, _value_wire, _class_name
 from .protocol import FLUSH_SECONDS, WIRE_ERROR, _error_wire, _text
 
@@ -69,7 +71,7 @@ def _read_line(fd):
 
 
 class Child:
-    def __init__(self, progress, phase, plans, shared, base):
+    def __init__(self, progress, phase, plans, shared, packed, base):
         self.progress = progress
         # Non-zero while the harness runs candidate code on a result (zygote.py: the encoding
         # gets no more than the call's limit of its own time, where a call gets the sleeping
@@ -77,6 +79,9 @@ class Child:
         self.phase = phase
         self.plans = plans
         self.shared = shared
+        # (blob, at): input k's arguments pickled at blob[at[k]:at[k + 1]], or an empty range
+        # for one that only `shared` and `plans` hold (codec._pack_inputs).
+        self.packed = packed
         # Number of the first input held (a split candidate's slice holds only its share).
         self.base = base
         self.fn = None
@@ -119,6 +124,8 @@ class Child:
         heads = {}
         end = msg["to"]
         plans, shared, progress, base, phase = self.plans, self.shared, self.progress, self.base, self.phase
+        blob, at = self.packed
+        unpickle = _ploads
         perf, send = _perf, self.send
         head = '{"t":"out","id":%d,"from":' % msg["id"]
         parts = []
@@ -134,14 +141,21 @@ class Child:
         cpu_ns, own_cpu = _cpu_ns, _OWN_CPU
         started = cpu_ns(own_cpu) if limit_ns is not None else 0
         while i < end:
-            args = shared[i - base]
-            if args is None:
-                plan = plans[i - base]
-                if type(plan) is str:
-                    append(plan)
-                    i += 1
-                    continue
-                args = _fresh_args(plan)
+            k = i - base
+            a = at[k]
+            b = at[k + 1]
+            if a != b:
+                # The call's own copy, read from the blob: nothing of the zygote's is written.
+                args = unpickle(blob[a:b])
+            else:
+                args = shared[k]
+                if args is None:
+                    plan = plans[k]
+                    if type(plan) is str:
+                        append(plan)
+                        i += 1
+                        continue
+                    args = _fresh_args(plan)
             t0 = perf()
             if t0 - last_flush > FLUSH_SECONDS or held > max_chars:
                 # Also by size: the host refuses reply lines past 2 x maxOutputBytes.
@@ -211,7 +225,7 @@ def _close_from(low):
                 pass
 
 
-def child_main(msg, pipes, subdir, zygote_pid, memory_mb, progress, phase, plans, shared, base, run):
+def child_main(msg, pipes, subdir, zygote_pid, memory_mb, progress, phase, plans, shared, packed, base, run):
     """Runs in the forked child; never returns. `pipes` are its ends of the control, result and
     lifeline pipes; `run` is the run the load carried, else the child reads it from the zygote."""
     try:
@@ -245,7 +259,7 @@ def child_main(msg, pipes, subdir, zygote_pid, memory_mb, progress, phase, plans
         # sys.stdout, sys.stderr and sys.stdin are the zygote's (a _Sink, None), and the
         # process-creation refusals are in place since the zygote ran block_process_creation.
         audit.install(subdir)
-        child = Child(progress, phase, plans, shared, base)
+        child = Child(progress, phase, plans, shared, packed, base)
         error = child.load(msg)
         if error is None:
             child.send('{"t":"loaded","id":%d,"ok":true}' % msg["id"])

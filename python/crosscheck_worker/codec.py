@@ -9,6 +9,8 @@ import builtins
 import json
 import math
 import sys
+from _pickle import dumps as _pdumps
+from array import array as _array
 from builtins import (
     AttributeError, BaseException, Exception, KeyError, MemoryError, OverflowError, RecursionError,
     TypeError, ValueError, all, bool, bytearray, bytes, complex, dict, float, frozenset, getattr, id,
@@ -286,6 +288,48 @@ def _copy_plan(value):
     return (4, encode(value))
 
 
+# Types pickle writes with opcodes of their own: loading them looks up no global, so it runs no
+# code but the unpickler's and raises no audit event (complex and datetime take a global).
+_PACKABLE_ATOMS = frozenset((int, float, str, bool, type(None), bytes))
+
+
+def _packable(v):
+    """True when v is atoms in builtin containers only, so a pickle of it loads with no lookup."""
+    t = type(v)
+    if t in _PACKABLE_ATOMS:
+        return True
+    if t is list or t is tuple or t is set or t is frozenset:
+        return all(map(_packable, v))
+    if t is dict:
+        return all(map(_packable, v)) and all(map(_packable, v.values()))
+    return False
+
+
+def _pack_inputs(inputs):
+    """The inputs that _packable accepts, pickled into one bytes object, and where each starts
+    (input k is blob[at[k]:at[k + 1]], empty for one that is not packed).
+
+    A forked child that reads the zygote's decoded inputs copies every page it touches (a
+    reference count is a write), which cost 35 ms of CPU for 10,000 short lists in a VM where a
+    page fault is dear. A child that unpickles each call's arguments from this blob only reads
+    the zygote's memory, gets its own fresh copy (no plan needed for mutable arguments), and
+    reuses the memory of the last call's: 0.85 us a call against 4 us for the copy."""
+    at = _array("q", [0])
+    parts = []
+    total = 0
+    for args in inputs:
+        try:
+            packed = type(args) is list and _packable(args)
+        except RecursionError:
+            packed = False
+        if packed:
+            part = _pdumps(args, 5)
+            parts.append(part)
+            total += len(part)
+        at.append(total)
+    return b"".join(parts), at
+
+
 def _fresh_args(plan):
     out = []
     for kind, v in plan:
@@ -341,6 +385,8 @@ def _value_wire(r, max_chars):
                         s = "[" + ",".join(map(repr, r)) + "]"
                 elif only is str and sum(map(len, r)) <= _SMALL:
                     s = _str_list(r)
+                elif only is tuple or only is list:
+                    s = _rows_text(r, only is tuple)
     if s is not None:
         if len(s) > max_chars:
             return _too_large(max_chars)
@@ -379,6 +425,41 @@ def _value_wire(r, max_chars):
 
 # Results at most this long (characters of a string, items of a list) take _value_wire's short way.
 _SMALL = 4096
+
+# Text of one row of _rows_text, by its width: a tuple, or a list.
+_ROW_FORMATS = {
+    True: ["", *('{"$tuple":[' + ",".join(["%s"] * k) + "]}" for k in range(1, 9))],
+    False: ["", *("[" + ",".join(["%s"] * k) + "]" for k in range(1, 9))],
+}
+
+
+def _rows_text(r, tuples):
+    """encode()'s text for a short list of rows (tuples, or lists) of one width whose columns
+    each hold only small ints or only strings, such as sorted(d.items()); None when r is not
+    one. Column by column, a few passes in C rather than a call per item: a list of seven pairs
+    took 5.9 us the general way. r is a list of exact tuples (or lists), checked by the caller."""
+    width = len(r[0])
+    if not 0 < width <= 8 or set(map(len, r)) != {width}:
+        return None
+    texts = []
+    room = _SMALL
+    for col in zip(*r):
+        kinds = set(map(type, col))
+        if len(kinds) != 1:
+            return None
+        kind = kinds.pop()
+        if kind is int:
+            if not (-MAX_SAFE <= min(col) and max(col) <= MAX_SAFE):
+                return None
+            texts.append(map(repr, col))
+        elif kind is str:
+            room -= sum(map(len, col))
+            if room < 0:
+                return None
+            texts.append(map(_esc, col))
+        else:
+            return None
+    return "[" + ",".join(map(_ROW_FORMATS[tuples][width].__mod__, zip(*texts))) + "]"
 
 
 def _too_large(max_chars):

@@ -5,6 +5,7 @@ on, and reports how the child ended: only the zygote and the host assign timeout
 
 import gc
 import json
+from array import array as _array
 import mmap
 import os
 import resource
@@ -13,7 +14,7 @@ import sys
 import time
 
 from .child import child_main
-from .codec import _ATOMS, _copy_plan, _dumps, _loads
+from .codec import _ATOMS, _copy_plan, _dumps, _loads, _pack_inputs
 from .limits import _fork, _kill
 from .protocol import (
     _ALIVE, _OUT_KEYS, _REPORTABLE, ALIVE_SECONDS, PROTOCOL, WIRE_ERROR, _all_reportable, _check_loads,
@@ -157,6 +158,7 @@ class Zygote:
         self.inputs_key = None
         self.shared_inputs = []
         self.plans = []
+        self.packed = (memoryview(b""), _array("q", [0]))
         self.inputs_from = 0
         self.child = None  # (pid, ctl fd, res fd, dir, key, lifeline fd)
         # Set by a child while the harness runs candidate code on a result (child.py): a page
@@ -200,7 +202,7 @@ class Zygote:
         self.inputs_key = msg["key"]
         base = msg.get("from", 0)
         self.inputs_from = base if type(base) is int and base >= 0 else 0
-        shared, plans = [], []
+        shared, plans, decoded = [], [], []
         undecoded = msg.get("undecoded", False)
         atoms = _ATOMS
         for args in msg["inputs"]:
@@ -209,6 +211,7 @@ class Zygote:
             if not undecoded and type(args) is list and set(map(type, args)) <= atoms:
                 shared.append(args)
                 plans.append(None)
+                decoded.append(args)
                 continue
             try:
                 if undecoded:
@@ -217,14 +220,23 @@ class Zygote:
             except BaseException as e:
                 shared.append(None)
                 plans.append(_error_wire(WIRE_ERROR, "Unserializable", "the input cannot be built in Python: %s" % _text(e)))
+                decoded.append(None)
                 continue
+            decoded.append(args)
             if all(kind == 0 for kind, _ in plan):
                 shared.append(args)
                 plans.append(None)
             else:
                 shared.append(None)
                 plans.append(plan)
+        blob, at = _pack_inputs(decoded)
+        # A packed input is read from the blob only: the decoded copy would only cost memory.
+        for k in range(len(decoded)):
+            if at[k] != at[k + 1]:
+                shared[k] = None
+                plans[k] = None
         self.shared_inputs, self.plans = shared, plans
+        self.packed = (memoryview(blob), at)
 
     # -- children
 
@@ -332,7 +344,7 @@ class Zygote:
         pid = _fork()
         if pid == 0:
             child_main(msg, (ctl_r, res_w, life_r), subdir, me, self.memory_mb, self.progress,
-                       self.phase, self.plans, self.shared_inputs, self.inputs_from,
+                       self.phase, self.plans, self.shared_inputs, self.packed, self.inputs_from,
                        None if carried is None else _child_run(carried))
         os.close(ctl_r)
         os.close(res_w)

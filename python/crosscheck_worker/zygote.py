@@ -183,9 +183,11 @@ class Zygote:
 
     def relay(self, data):
         t0 = time.monotonic()
-        while data:
-            n = os.write(self.wfd, data)
-            data = data[n:]
+        # A view, so a line longer than the pipe holds is not copied again for each write.
+        view = memoryview(data)
+        while view:
+            n = os.write(self.wfd, view)
+            view = view[n:]
         self.last_out = now = time.monotonic()
         self.blocked += now - t0
 
@@ -197,8 +199,10 @@ class Zygote:
             self.send(_ALIVE)
 
     def on_inputs(self, msg):
-        """Decodes each input once, in the zygote: every child inherits the result. Immutable
-        arguments are shared by every call; mutable ones get a copy recipe."""
+        """Decodes each input once, in the zygote: every child inherits the result. Inputs of
+        builtin types are packed for the children to unpickle a copy a call (codec._pack_inputs);
+        of the others, immutable arguments are shared by every call and mutable ones get a copy
+        recipe."""
         self.inputs_key = msg["key"]
         base = msg.get("from", 0)
         self.inputs_from = base if type(base) is int and base >= 0 else 0
@@ -477,6 +481,10 @@ class Zygote:
         # result: from there the call gets `timeout_ms` of its own time, no sleeping allowance.
         encoding_from = None
         held = b"\n" in self.pending
+        # Reads that end no line, kept apart and joined once their line ends: adding each to
+        # `pending` would copy a long line again for every 64 KiB read.
+        parts = []
+        parts_len = 0
         while True:
             if held:
                 # Whole lines that came with the load reply: checked before any wait.
@@ -490,8 +498,19 @@ class Zygote:
                         data = b""
                     if not data:
                         self.await_exit(pid, clock, call_cpu, clock_own, timeout_ns, wall_limit)
+            if ready and data and b"\n" not in data:
+                parts.append(data)
+                parts_len += len(data)
+                if len(self.pending) + parts_len > (1 << 30):
+                    raise Ended("fault", "a reply line longer than 1 GiB")
+                ready = False
             if ready:
-                data = self.pending + data
+                if parts:
+                    data = b"".join([self.pending, *parts, data])
+                    parts = []
+                    parts_len = 0
+                else:
+                    data = self.pending + data
                 lines = data.split(b"\n")
                 self.pending = lines.pop()
                 if len(self.pending) > (1 << 30):

@@ -318,12 +318,14 @@ def _pack_inputs(inputs):
     parts = []
     total = 0
     for args in inputs:
+        part = None
         try:
-            packed = type(args) is list and _packable(args)
-        except RecursionError:
-            packed = False
-        if packed:
-            part = _pdumps(args, 5)
+            if type(args) is list and _packable(args):
+                part = _pdumps(args, 5)
+        except (RecursionError, MemoryError):
+            # Too deep or too large to pack: the input keeps the zygote's own copy.
+            part = None
+        if part is not None:
             parts.append(part)
             total += len(part)
         at.append(total)

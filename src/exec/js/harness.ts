@@ -87,6 +87,7 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
   const strIndexOf = String.prototype.indexOf;
   const strSlice = String.prototype.slice;
   const strSplit = String.prototype.split;
+  const mathMin = Math.min;
 
   // A candidate-installed Error.prepareStackTrace would receive call sites of the worker's own
   // frames: a classic way out of a vm context. Pin it before any candidate code runs. Node looks
@@ -349,7 +350,7 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
       freeze(encodeLimits);
       entry = entryName;
       entryNotFoundMessage = notFound;
-      inlineStringLimit = Math.min(maxBytes, 4096);
+      inlineStringLimit = mathMin(maxBytes, 4096);
     },
     setInputs(all: unknown[], json: (string | null)[]): void {
       inputs = all;

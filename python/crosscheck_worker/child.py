@@ -80,7 +80,7 @@ class Child:
         self.plans = plans
         self.shared = shared
         # (blob, at): input k's arguments pickled at blob[at[k]:at[k + 1]], or an empty range
-        # for one that only `shared` and `plans` hold (codec._pack_inputs).
+        # for one that only `shared` and `plans` hold (Zygote.on_inputs).
         self.packed = packed
         # Number of the first input held (a split candidate's slice holds only its share).
         self.base = base

@@ -10,7 +10,6 @@ import json
 import math
 import sys
 from _pickle import dumps as _pdumps
-from array import array as _array
 from builtins import (
     AttributeError, BaseException, Exception, KeyError, MemoryError, OverflowError, RecursionError,
     TypeError, ValueError, all, bool, bytearray, bytes, complex, dict, float, frozenset, getattr, id,
@@ -305,31 +304,22 @@ def _packable(v):
     return False
 
 
-def _pack_inputs(inputs):
-    """The inputs that _packable accepts, pickled into one bytes object, and where each starts
-    (input k is blob[at[k]:at[k + 1]], empty for one that is not packed).
+def _pickled(args):
+    """The arguments of one input pickled, when _packable accepts them (else None): the zygote
+    packs these into one blob, and a child unpickles each call's own copy from it.
 
     A forked child that reads the zygote's decoded inputs copies every page it touches (a
     reference count is a write), which cost 35 ms of CPU for 10,000 short lists in a VM where a
-    page fault is dear. A child that unpickles each call's arguments from this blob only reads
-    the zygote's memory, gets its own fresh copy (no plan needed for mutable arguments), and
-    reuses the memory of the last call's: 0.85 us a call against 4 us for the copy."""
-    at = _array("q", [0])
-    parts = []
-    total = 0
-    for args in inputs:
-        part = None
-        try:
-            if type(args) is list and _packable(args):
-                part = _pdumps(args, 5)
-        except (RecursionError, MemoryError):
-            # Too deep or too large to pack: the input keeps the zygote's own copy.
-            part = None
-        if part is not None:
-            parts.append(part)
-            total += len(part)
-        at.append(total)
-    return b"".join(parts), at
+    page fault is dear. A child that unpickles each call's arguments only reads the zygote's
+    memory, gets its own fresh copy (no plan needed for mutable arguments), and reuses the memory
+    of the last call's: 0.85 us a call against 4 us for the copy."""
+    try:
+        if type(args) is list and _packable(args):
+            return _pdumps(args, 5)
+    except (RecursionError, MemoryError):
+        # Too deep or too large to pack: the input keeps the zygote's own copy.
+        pass
+    return None
 
 
 def _fresh_args(plan):
@@ -387,8 +377,6 @@ def _value_wire(r, max_chars):
                         s = "[" + ",".join(map(repr, r)) + "]"
                 elif only is str and sum(map(len, r)) <= _SMALL:
                     s = _str_list(r)
-                elif only is tuple or only is list:
-                    s = _rows_text(r, only is tuple)
     if s is not None:
         if len(s) > max_chars:
             return _too_large(max_chars)
@@ -427,42 +415,6 @@ def _value_wire(r, max_chars):
 
 # Results at most this long (characters of a string, items of a list) take _value_wire's short way.
 _SMALL = 4096
-
-# Text of one row of _rows_text, by its width: a tuple, or a list.
-_ROW_FORMATS = {
-    True: ["", *('{"$tuple":[' + ",".join(["%s"] * k) + "]}" for k in range(1, 9))],
-    False: ["", *("[" + ",".join(["%s"] * k) + "]" for k in range(1, 9))],
-}
-
-
-def _rows_text(r, tuples):
-    """encode()'s text for a short list of rows (tuples, or lists) of one width whose columns
-    each hold only small ints or only strings, such as sorted(d.items()); None when r is not
-    one. Column by column, a few passes in C rather than a call per item: a list of seven pairs
-    took 5.9 us the general way. r is a list of exact tuples (or lists), checked by the caller."""
-    width = len(r[0])
-    if not 0 < width <= 8 or set(map(len, r)) != {width}:
-        return None
-    texts = []
-    room = _SMALL
-    for col in zip(*r):
-        kinds = set(map(type, col))
-        if len(kinds) != 1:
-            return None
-        kind = kinds.pop()
-        if kind is int:
-            if not (-MAX_SAFE <= min(col) and max(col) <= MAX_SAFE):
-                return None
-            texts.append(map(repr, col))
-        elif kind is str:
-            room -= sum(map(len, col))
-            if room < 0:
-                return None
-            texts.append(map(_esc, col))
-        else:
-            return None
-    return "[" + ",".join(map(_ROW_FORMATS[tuples][width].__mod__, zip(*texts))) + "]"
-
 
 def _too_large(max_chars):
     return _error_wire(

@@ -14,7 +14,7 @@ import sys
 import time
 
 from .child import child_main
-from .codec import _ATOMS, _copy_plan, _dumps, _loads, _pack_inputs
+from .codec import _ATOMS, _copy_plan, _dumps, _loads, _pickled
 from .limits import _fork, _kill
 from .protocol import (
     _ALIVE, _OUT_KEYS, _REPORTABLE, ALIVE_SECONDS, PROTOCOL, WIRE_ERROR, _all_reportable, _check_loads,
@@ -199,48 +199,43 @@ class Zygote:
             self.send(_ALIVE)
 
     def on_inputs(self, msg):
-        """Decodes each input once, in the zygote: every child inherits the result. Inputs of
-        builtin types are packed for the children to unpickle a copy a call (codec._pack_inputs);
-        of the others, immutable arguments are shared by every call and mutable ones get a copy
-        recipe."""
+        """Decodes each input once, in the zygote: every child inherits the result. An input of
+        builtin types is pickled into one blob, from which a child unpickles each call's own copy
+        (codec._pickled); of the others, immutable arguments are shared by every call and
+        mutable ones get a copy recipe."""
         self.inputs_key = msg["key"]
         base = msg.get("from", 0)
         self.inputs_from = base if type(base) is int and base >= 0 else 0
-        shared, plans, decoded = [], [], []
+        shared, plans, parts = [], [], []
+        # Input k is blob[at[k]:at[k + 1]]: an empty range for one that is not packed.
+        at = _array("q", [0])
+        total = 0
         undecoded = msg.get("undecoded", False)
         atoms = _ATOMS
         for args in msg["inputs"]:
-            # Most inputs are tuples of numbers and strings: one check in C instead of a plan
-            # per argument (a reference filter sends tens of thousands of them).
-            if not undecoded and type(args) is list and set(map(type, args)) <= atoms:
-                shared.append(args)
-                plans.append(None)
-                decoded.append(args)
-                continue
+            share, plan = None, None
             try:
                 if undecoded:
                     args = _loads(_dumps(args))
-                plan = [_copy_plan(a) for a in args]
+                part = _pickled(args)
+                if part is not None:
+                    parts.append(part)
+                    total += len(part)
+                # Most other inputs are tuples of numbers and strings: one check in C instead of
+                # a plan per argument (a reference filter sends tens of thousands of them).
+                elif type(args) is list and set(map(type, args)) <= atoms:
+                    share = args
+                else:
+                    plan = [_copy_plan(a) for a in args]
+                    if all(kind == 0 for kind, _ in plan):
+                        share, plan = args, None
             except BaseException as e:
-                shared.append(None)
-                plans.append(_error_wire(WIRE_ERROR, "Unserializable", "the input cannot be built in Python: %s" % _text(e)))
-                decoded.append(None)
-                continue
-            decoded.append(args)
-            if all(kind == 0 for kind, _ in plan):
-                shared.append(args)
-                plans.append(None)
-            else:
-                shared.append(None)
-                plans.append(plan)
-        blob, at = _pack_inputs(decoded)
-        # A packed input is read from the blob only: the decoded copy would only cost memory.
-        for k in range(len(decoded)):
-            if at[k] != at[k + 1]:
-                shared[k] = None
-                plans[k] = None
+                plan = _error_wire(WIRE_ERROR, "Unserializable", "the input cannot be built in Python: %s" % _text(e))
+            shared.append(share)
+            plans.append(plan)
+            at.append(total)
         self.shared_inputs, self.plans = shared, plans
-        self.packed = (memoryview(blob), at)
+        self.packed = (memoryview(b"".join(parts)), at)
 
     # -- children
 

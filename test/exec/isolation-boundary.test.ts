@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confine, releaseConfined } from '../../src/exec/isolation/index.ts';
 import { resolveIsolation } from '../../src/index.ts';
+import { holdsFor, processesMarked } from '../helpers/processes.ts';
 
 // The boundary itself, tested from inside: trusted code with full `process`, `fs`, `net` and
 // `child_process` access plays a candidate that got past every in-process guard.
@@ -210,16 +211,7 @@ describe.skipIf(!osAvailable)("isolation 'os': an escaped candidate", () => {
       { stdio: ['ignore', 'ignore', 'ignore', ...confined.fds] },
     );
     releaseConfined(confined);
-    const running = (): number =>
-      readdirSync('/proc')
-        .filter((pid) => /^\d+$/.test(pid))
-        .filter((pid) => {
-          try {
-            return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(marker);
-          } catch {
-            return false;
-          }
-        }).length;
+    const running = (): number => processesMarked(marker);
     /** The sandboxed command itself is running: node has replaced bwrap, prlimit and setpriv. */
     const commandRunning = (): boolean =>
       readdirSync('/proc')
@@ -232,24 +224,18 @@ describe.skipIf(!osAvailable)("isolation 'os': an escaped candidate", () => {
             return false;
           }
         });
-    // Hang guards in wall time, a minute each: on a loaded runner a sandbox takes seconds to
-    // start, and its processes a while to be reaped.
-    const until = async (done: () => boolean): Promise<boolean> => {
-      for (let i = 0; i < 1200 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
-      return done();
-    };
     // Wait for the command itself, not for bwrap's processes: bwrap's init arms its parent-death
     // signal only during its set-up, after it has forked, and killed before that the sandbox
     // survives its parent. That window is milliseconds on a quiet machine and took seconds in a
     // CI run with five heavy test files on two cores, where counting three marked processes
     // (bwrap, its init, the fork about to become the command) let the test kill inside it.
-    expect(await until(commandRunning)).toBe(true);
+    expect(await holdsFor(commandRunning, 5, 60_000)).toBe(true);
 
     // Act
     parent.kill('SIGKILL');
 
     // Assert
-    expect(await until(() => running() === 0)).toBe(true);
+    expect(await holdsFor(() => running() === 0, 20, 60_000)).toBe(true);
     rmSync(workdir, { recursive: true, force: true });
   });
 });

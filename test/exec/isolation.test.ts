@@ -1,13 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  chmodSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +7,7 @@ import { resetIsolationProbe } from '../../src/exec/isolation/index.ts';
 import { closePythonWorkers } from '../../src/exec/python/index.ts';
 import { candidates, defineTask, measure, resolveIsolation, run } from '../../src/index.ts';
 import { coherenceRecord } from '../../src/report/index.ts';
+import { holdsFor, processesMarked } from '../helpers/processes.ts';
 
 const saved = { isolation: process.env.CROSSCHECK_ISOLATION, bwrap: process.env.CROSSCHECK_BWRAP };
 const setEnv = (name: string, value: string | undefined): void => {
@@ -184,29 +177,16 @@ describe.skipIf(!osAvailable)("isolation: 'os' with bubblewrap", () => {
       env: { ...process.env, CROSSCHECK_PYTHON: join(dir, 'python3') },
       stdio: 'ignore',
     });
-    const running = (): number =>
-      readdirSync('/proc')
-        .filter((pid) => /^\d+$/.test(pid) && pid !== String(host.pid))
-        .filter((pid) => {
-          try {
-            return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(dir);
-          } catch {
-            return false;
-          }
-        }).length;
-    const until = async (done: () => boolean): Promise<boolean> => {
-      // Up to two minutes: a host started with tsx on a busy machine takes long to get going.
-      for (let i = 0; i < 2400 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
-      return done();
-    };
-    // bwrap, its init and the worker itself.
-    expect(await until(() => running() >= 3)).toBe(true);
+    const running = (): number => processesMarked(dir, host.pid);
+    // bwrap, its init, the worker's zygote and the child it forked for the candidate, for half a
+    // second: the candidate is in its loop.
+    expect(await holdsFor(() => running() >= 4, 10)).toBe(true);
 
     // Act
     host.kill('SIGKILL');
 
     // Assert
-    expect(await until(() => running() === 0)).toBe(true);
+    expect(await holdsFor(() => running() === 0, 20)).toBe(true);
     rmSync(dir, { recursive: true, force: true });
   }, 300_000);
 });

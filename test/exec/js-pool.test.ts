@@ -65,6 +65,54 @@ describe('run with sandboxed JavaScript', () => {
     ]);
   });
 
+  it('should report every kind of result the same way whether a chunk starts, ends or is in the middle of it', async () => {
+    // Arrange: each input picks what the call returns or throws, many times over, so finite numbers
+    // (reported as themselves) sit beside values that need a tag, strings, objects, throws and
+    // thenables, in every position of the chunks.
+    const cases = [
+      'return 7',
+      'return -0',
+      'return NaN',
+      'return Infinity',
+      'return -Infinity',
+      'return true',
+      'return null',
+      'return "s"',
+      'return [1, 2]',
+      'throw new TypeError("no")',
+      'return { then(ok) { ok(5) } }',
+      'return { get then() { throw new SyntaxError("getter") } }',
+      'return { then() { throw new EvalError("then") } }',
+      'return 2.5',
+    ];
+    const source = `function f(i) { switch (i % ${cases.length}) { ${cases.map((c, k) => `case ${k}: ${c};`).join(' ')} } }`;
+    const inputs = range(cases.length * 40);
+
+    // Act
+    const m = await run(defineTask({ name: 'f' }), js([source]), inputs);
+
+    // Assert
+    const expected: unknown[] = [
+      { kind: 'value', value: 7 },
+      { kind: 'value', value: -0 },
+      { kind: 'value', value: Number.NaN },
+      { kind: 'value', value: Number.POSITIVE_INFINITY },
+      { kind: 'value', value: Number.NEGATIVE_INFINITY },
+      { kind: 'value', value: true },
+      { kind: 'value', value: null },
+      { kind: 'value', value: 's' },
+      { kind: 'value', value: [1, 2] },
+      { kind: 'error', name: 'TypeError', message: 'no' },
+      { kind: 'value', value: 5 },
+      { kind: 'error', name: 'SyntaxError', message: 'getter' },
+      { kind: 'error', name: 'EvalError', message: 'then' },
+      { kind: 'value', value: 2.5 },
+    ];
+    const seen = m.outcomes[0]!.map((o) => (o.kind === 'value' ? { kind: 'value', value: o.value } : o));
+    expect(seen).toEqual(inputs.map((_, i) => expected[i % cases.length]));
+    expect(Object.is((seen[1] as { value: unknown }).value, -0)).toBe(true);
+  });
+
   it('should classify RangeError as invalid by default, and configured classes too', async () => {
     const cs = js([
       'function f(x) { if (x < 0) throw new RangeError("negative"); if (x > 9) throw new TypeError("big"); return x }',

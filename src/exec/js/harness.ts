@@ -259,13 +259,62 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
       ? !numberIsNaN(r) && r !== INF && r !== -INF && (r !== 0 || 1 / (r as number) > 0)
       : t === 'boolean' || r === null || (t === 'string' && (r as string).length < inlineStringLimit);
 
+  /** Report pieces of the call under way: its value's text, or its non-value outcome's wire text. */
+  let piece = '';
+  let pieceOk = true;
+
+  /**
+   * Sets `piece` for a returned value that is not a finite number: a boolean, null or short
+   * string as itself, anything else as its tagged form's JSON text. A thenable is not settled
+   * here: false tells the chunk to stop and wait for it. Never throws.
+   */
+  const describeResult = (r: unknown): boolean => {
+    try {
+      const t = typeof r;
+      pieceOk = true;
+      // A string in the report is a value's JSON text (so the hosts pass it on without
+      // building the value); numbers and booleans stand for themselves.
+      if (isPlain(r, t)) piece = t === 'string' ? quote(quote(r as string)) : `${r as number}`;
+      else if (isThenable(r)) return false;
+      else {
+        const w = valueText(r);
+        pieceOk = w.ok;
+        piece = w.ok ? quote(w.text) : w.text;
+      }
+    } catch (err) {
+      pieceOk = false;
+      piece = classify(err);
+    }
+    return true;
+  };
+
+  /**
+   * Stops the chunk at a call that returned a thenable: it can only settle in the microtask drain
+   * that follows this evaluation, and the worker collects it with pending(). Only the first
+   * settle of this chunk's promise counts.
+   */
+  const awaitThenable = (r: unknown): void => {
+    const token = pendingToken;
+    const settle = (text: () => string): void => {
+      if (token !== pendingToken || pendingWire !== '') return;
+      pendingWire = text();
+    };
+    try {
+      reflectApply((r as PromiseLike<unknown>).then, r, [
+        (value: unknown) => settle(() => settledText(value)),
+        (err: unknown) => settle(() => classify(err)),
+      ]);
+    } catch (err) {
+      settle(() => classify(err));
+    }
+  };
+
   const runChunk = (): string => {
     const from = progress[3] as number;
     const to = progress[4] as number;
     // The report, as text: values (null for other outcomes) and the other outcomes apart.
     let v = '';
     let e = '';
-    let k = 0;
     pendingWire = '';
     pendingToken++;
     // One shared-memory write per call: the host's watchdog sees progress in the sequence number
@@ -278,53 +327,47 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
       batch = null;
     }
     batchText = '';
+    if (problem !== null) {
+      const rest = reflectApply(strSlice, problem, [1]) as string;
+      for (let k = 0; k < to - from; k++) {
+        progress[1] = from + k;
+        v += k === 0 ? 'null' : ',null';
+        e += `${k === 0 ? '' : ','}[${k},${rest}`;
+      }
+      progress[2] = 2;
+      return `{"n":${to},"p":0,"v":[${v}],"e":[${e}]}`;
+    }
+    const f = fn as (...a: unknown[]) => unknown;
+    const b = batch;
+    // Each new candidate's context runs this loop in the interpreter and the baseline compiler
+    // (its optimized code is per context, and rarely ready within one candidate's calls), so the
+    // common case, a finite number returned, takes no helper call and no temporary.
     for (let i = from; i < to; i++) {
       progress[1] = i;
-      const sep = k === 0 ? '' : ',';
-      if (problem !== null) {
+      const sep = i === from ? '' : ',';
+      let r: unknown;
+      try {
+        r = reflectApply(f, void 0, b !== null ? (b[i - from] as unknown[]) : argsOf(i));
+      } catch (err) {
         v += `${sep}null`;
-        e += `${e === '' ? '' : ','}[${k},${reflectApply(strSlice, problem, [1]) as string}`;
-        k++;
+        e += `${e === '' ? '' : ','}[${i - from},${reflectApply(strSlice, classify(err), [1]) as string}`;
         continue;
       }
-      let piece: string;
-      let ok = true;
-      try {
-        const r = reflectApply(fn as (...a: unknown[]) => unknown, void 0, argsOf(i));
-        const t = typeof r;
-        // A string in the report is a value's JSON text (so the hosts pass it on without
-        // building the value); numbers and booleans stand for themselves.
-        if (isPlain(r, t)) piece = t === 'string' ? quote(quote(r as string)) : `${r as number}`;
-        else if (isThenable(r)) {
-          // Stop the chunk: the promise can only settle in the microtask drain that follows
-          // this evaluation, and the worker collects it with pending(). Only the first settle
-          // of this chunk's promise counts.
-          const token = pendingToken;
-          const settle = (text: () => string): void => {
-            if (token !== pendingToken || pendingWire !== '') return;
-            pendingWire = text();
-          };
-          reflectApply((r as PromiseLike<unknown>).then, r, [
-            (value: unknown) => settle(() => settledText(value)),
-            (err: unknown) => settle(() => classify(err)),
-          ]);
-          progress[2] = 2;
-          return `{"n":${i + 1},"p":1,"v":[${v}],"e":[${e}]}`;
-        } else {
-          const w = valueText(r);
-          ok = w.ok;
-          piece = ok ? quote(w.text) : w.text;
-        }
-      } catch (err) {
-        ok = false;
-        piece = classify(err);
+      // r - r is 0 only for a finite number (NaN and ±Infinity give NaN); -0 is tagged.
+      if (typeof r === 'number' && r - r === 0 && (r !== 0 || 1 / r > 0)) {
+        v += sep + r;
+        continue;
       }
-      if (ok) v += sep + piece;
+      if (!describeResult(r)) {
+        awaitThenable(r);
+        progress[2] = 2;
+        return `{"n":${i + 1},"p":1,"v":[${v}],"e":[${e}]}`;
+      }
+      if (pieceOk) v += sep + piece;
       else {
         v += `${sep}null`;
-        e += `${e === '' ? '' : ','}[${k},${reflectApply(strSlice, piece, [1]) as string}`;
+        e += `${e === '' ? '' : ','}[${i - from},${reflectApply(strSlice, piece, [1]) as string}`;
       }
-      k++;
     }
     progress[2] = 2;
     return `{"n":${to},"p":0,"v":[${v}],"e":[${e}]}`;

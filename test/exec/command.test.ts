@@ -156,6 +156,28 @@ describe('command candidates: misuse', () => {
     });
   });
 
+  it('should give up on a worker that never says hello, after 20 s of its own time, and say so', async () => {
+    // Arrange: a worker that starts and then waits forever (it uses no CPU, so its own time is
+    // its wall time, and the guard fires at 20 s).
+    const cs = candidates.fromCommand(['node', '-e', 'setInterval(() => {}, 60000)'], ['x'], {
+      entry: 'f',
+      language: 'javascript',
+    });
+
+    // Act
+    const result = run(task, cs, [[1]]);
+
+    // Assert
+    await expect(result).rejects.toMatchObject({
+      code: 'RUNTIME_MISSING',
+      message: expect.stringMatching(/did not start: no hello within (\d+) ms/),
+    });
+    const waited = Number(
+      /no hello within (\d+) ms/.exec(((await result.catch((e: Error) => e)) as Error).message)?.[1],
+    );
+    expect(waited).toBeGreaterThanOrEqual(20_000);
+  }, 300_000);
+
   it('should validate fromCommand arguments with messages that name the fix', () => {
     expect(() => candidates.fromCommand([] as never, ['x'], { entry: 'f', language: 'ruby' })).toThrow(
       expect.objectContaining({

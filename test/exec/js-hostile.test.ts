@@ -66,6 +66,7 @@ const EXPECTED: Record<string, { kind: Outcome['kind']; name?: string; reason?: 
   'forge-outcomes.js': { kind: 'error', name: 'TypeError' },
   'batch-loop.js': { kind: 'timeout', reason: 'call' },
   'caller-escape.js': { kind: 'value' },
+  'proxy-args-realm.js': { kind: 'value' },
   'unhandled-rejection-escape.js': { kind: 'value' },
 };
 
@@ -138,6 +139,8 @@ describe('the JS sandbox on hostile programs', () => {
     // The harness's functions are strict: `fn.caller` stops at them.
     expect(at('caller-escape.js')).toEqual([-1, -1, -1, -1]);
     expect(at('unhandled-rejection-escape.js')).toEqual([3, 2, 0, 1]);
+    // A Proxy entry's apply trap gets an argument list of its own realm.
+    expect(at('proxy-args-realm.js')).toEqual([3, 2, 0, 1]);
     // A throwing setter on Array.prototype[0] changes nothing of the harness's report.
     const setter = together.outcomes[GOOD.length + HOSTILE.indexOf('array-setter-escape.js')] as Outcome[];
     expect(

@@ -387,16 +387,13 @@ export class WorkerProcess {
       // Like the silence of a call, the wait for `hello` is counted in the worker's own time:
       // on a loaded machine a sandbox and an interpreter may wait seconds for a CPU, and that
       // wait must not turn into "did not start" (plain wall time only far past the limit).
+      // Its processes are new: their run delay starts at 0.
       const startedAt = performance.now();
       let timer: NodeJS.Timeout;
       const check = (): void => {
-        const waited = performance.now() - startedAt;
-        const own = waited - (w.runDelayMs() ?? 0);
-        if (own < STARTUP_MS && waited < hardSilenceMs(STARTUP_MS)) {
-          timer = setTimeout(check, Math.max(1, STARTUP_MS - own));
-          return;
-        }
-        resolve({ fault: `no hello within ${Math.round(waited)} ms` });
+        const left = w.#ownTimeLeft(startedAt, 0, STARTUP_MS);
+        if (left > 0) timer = setTimeout(check, left);
+        else resolve({ fault: `no hello within ${Math.round(performance.now() - startedAt)} ms` });
       };
       timer = setTimeout(check, STARTUP_MS);
       w.#listener = (m) => {
@@ -539,16 +536,9 @@ export class WorkerProcess {
           // first (setImmediate runs after the poll phase), and only silence counts.
           setImmediate(() => {
             if (at !== heard || settled) return;
-            // Silence is counted in the worker's own time: the time its processes waited for a
-            // CPU is the machine's, not the worker's (plain wall time only far past the limit).
-            const waited = performance.now() - armedAt;
-            const delay = this.runDelayMs();
-            const own = delay === null || delayAtArm === null ? waited : waited - (delay - delayAtArm);
-            if (own < silenceMs && waited < hardSilenceMs(silenceMs)) {
-              timer = setTimeout(check, Math.max(1, silenceMs - own));
-              return;
-            }
-            finish({ kind: 'hung' });
+            const left = this.#ownTimeLeft(armedAt, delayAtArm, silenceMs);
+            if (left > 0) timer = setTimeout(check, left);
+            else finish({ kind: 'hung' });
           });
         };
         timer = setTimeout(check, silenceMs);
@@ -573,6 +563,19 @@ export class WorkerProcess {
       arm();
       this.send(line);
     });
+  }
+
+  /**
+   * What is left (ms, at least 1) of a deadline of `limitMs` of the worker's own time, armed at
+   * `armedAt` when its run delay was `delayAtArm`; 0 once it has passed. Own time is the wall
+   * time less the time its processes waited for a CPU (that time is the machine's, not the
+   * worker's); plain wall time ends it only far past the limit (`hardSilenceMs`).
+   */
+  #ownTimeLeft(armedAt: number, delayAtArm: number | null, limitMs: number): number {
+    const waited = performance.now() - armedAt;
+    const delay = this.runDelayMs();
+    const own = delay === null || delayAtArm === null ? waited : waited - (delay - delayAtArm);
+    return own < limitMs && waited < hardSilenceMs(limitMs) ? Math.max(1, limitMs - own) : 0;
   }
 
   #tree: number[] = [];

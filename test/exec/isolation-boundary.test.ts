@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confine, releaseConfined } from '../../src/exec/isolation/index.ts';
 import { resolveIsolation } from '../../src/index.ts';
-import { holdsFor, processesMarked } from '../helpers/processes.ts';
+import { holdsFor, processesMarked, processesWhere } from '../helpers/processes.ts';
 
 // The boundary itself, tested from inside: trusted code with full `process`, `fs`, `net` and
 // `child_process` access plays a candidate that got past every in-process guard.
@@ -214,16 +214,7 @@ describe.skipIf(!osAvailable)("isolation 'os': an escaped candidate", () => {
     const running = (): number => processesMarked(marker);
     /** The sandboxed command itself is running: node has replaced bwrap, prlimit and setpriv. */
     const commandRunning = (): boolean =>
-      readdirSync('/proc')
-        .filter((pid) => /^\d+$/.test(pid))
-        .some((pid) => {
-          try {
-            const argv = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
-            return argv.includes(marker) && /(^|\/)node$/.test(argv[0] ?? '');
-          } catch {
-            return false;
-          }
-        });
+      processesWhere((argv) => argv.includes(marker) && /(^|\/)node$/.test(argv[0] ?? '')) > 0;
     // Wait for the command itself, not for bwrap's processes: bwrap's init arms its parent-death
     // signal only during its set-up, after it has forked, and killed before that the sandbox
     // survives its parent. That window is milliseconds on a quiet machine and took seconds in a

@@ -1,16 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** How many processes other than `except` have `marker` somewhere in their command line. */
-export const processesMarked = (marker: string, except?: number): number =>
+/** How many processes other than `except` have a command line (argv) that `match` accepts. */
+export const processesWhere = (match: (argv: string[]) => boolean, except?: number): number =>
   readdirSync('/proc')
     .filter((pid) => /^\d+$/.test(pid) && pid !== String(except))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(marker);
+        return match(readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0'));
       } catch {
         return false;
       }
     }).length;
+
+/** How many processes other than `except` have `marker` somewhere in their command line. */
+export const processesMarked = (marker: string, except?: number): number =>
+  processesWhere((argv) => argv.some((arg) => arg.includes(marker)), except);
 
 /**
  * True once `done` holds at `hold` looks in a row, 50 ms apart; false after `limitMs` of wall time

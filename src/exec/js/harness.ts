@@ -349,7 +349,8 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
       } catch (err) {
         piece = classify(err);
       }
-      // Indexing a string the harness made reads its own character: nothing patchable runs.
+      // The piece is never '' here, and indexing a non-empty string in range reads its own
+      // character: no getter a candidate put on String.prototype runs.
       if (piece[0] !== '[') v += sep + piece;
       else {
         v += `${sep}null`;

@@ -24,6 +24,7 @@ import {
   type Segment,
 } from './host-protocol.ts';
 import { wallBackstopMs } from './slot.ts';
+import { tieringFlags } from './tiering.ts';
 
 // This module runs from src/exec/js under tsx or Vitest, and from dist/ (ESM or CJS) once built.
 const moduleDir = (): string =>
@@ -328,7 +329,7 @@ export class RemoteSandboxPool {
           file: process.execPath,
           // V8 flags are per process: no eval or new Function in the child or any of its workers,
           // so code that leaves a context finds no way to compile a string into a function.
-          args: ['--disallow-code-generation-from-strings', ...command.args],
+          args: ['--disallow-code-generation-from-strings', ...tieringFlags(), ...command.args],
           env,
           workdir,
           readOnly: command.readOnly,

@@ -113,6 +113,60 @@ describe('run with sandboxed JavaScript', () => {
     expect(Object.is((seen[1] as { value: unknown }).value, -0)).toBe(true);
   });
 
+  it('should report an array of numbers as the codec would, whatever is odd about it', async () => {
+    // Arrange: arrays of plain numbers take a short way to their report; each odd array below
+    // (a tagged number, a hole, a getter, a proxy, a subclass, a non-number) must come out as the
+    // codec makes it, in the same run as plain ones.
+    const cases: Array<[string, unknown]> = [
+      ['[1, 2.5, -3, 1e21, 5e-7, 0]', [1, 2.5, -3, 1e21, 5e-7, 0]],
+      ['[1, -0]', [1, -0]],
+      ['[NaN, 1]', [Number.NaN, 1]],
+      ['[1, Infinity]', [1, Number.POSITIVE_INFINITY]],
+      ['[1, , 3]', [1, undefined, 3]],
+      ["[1, '2']", [1, '2']],
+      ['[[1], 2]', [[1], 2]],
+      ['Object.assign([4, 5], { extra: 1 })', [4, 5]],
+      ['Object.defineProperty([1, 2], 0, { get() { return 9 } })', [9, 2]],
+      ['new Proxy([1, 2], { get: (t, k) => (k === "1" ? 7 : t[k]) })', [1, 7]],
+      ['(class L extends Array {}).from([3, 4])', [3, 4]],
+      ['[]', []],
+    ];
+    const source = `function f(i) { switch (i % ${cases.length}) { ${cases.map(([c], k) => `case ${k}: return ${c};`).join(' ')} } }`;
+    const inputs = range(cases.length * 30);
+
+    // Act
+    const m = await run(defineTask({ name: 'f' }), js([source]), inputs);
+
+    // Assert
+    const seen = m.outcomes[0]!.map((o) => (o.kind === 'value' ? o.value : o));
+    expect(seen).toEqual(inputs.map((_, i) => cases[i % cases.length]![1]));
+    expect(Object.is((seen[1] as number[])[1], -0)).toBe(true);
+  });
+
+  it('should refuse an array of numbers where the codec refuses it: past 5 bytes an item and 4 of the output limit', async () => {
+    // The codec charges an array of n plain numbers 5n + 4 bytes before writing it; the short
+    // way must refuse at the same n, not at the length of the text it would write.
+    const cs = js(['function f(n) { return Array.from({ length: n }, (_, i) => i % 10); }']);
+    const m = await run(defineTask({ name: 'f' }), cs, [[10], [11], [10]], { maxOutputBytes: 54 });
+    expect(m.outcomes[0]![0]).toMatchObject({ kind: 'value', value: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] });
+    expect(m.outcomes[0]![1]).toMatchObject({ kind: 'error', name: 'OutputTooLarge' });
+    expect(m.outcomes[0]![2]).toMatchObject({ kind: 'value' });
+  });
+
+  it('should report what a getter of a returned array throws, as the codec would', async () => {
+    const cs = js([
+      'function f(i) { const a = [1, 2, 3]; Object.defineProperty(a, i, { get() { throw new URIError("at " + i) } }); return a; }',
+    ]);
+    // Index 5 makes the array longer (a hole at 3 and 4); -1 is no index, so it is never read.
+    const m = await run(defineTask({ name: 'f' }), cs, [[0], [2], [5], [-1]]);
+    expect(m.outcomes[0]).toEqual([
+      { kind: 'error', name: 'URIError', message: 'at 0' },
+      { kind: 'error', name: 'URIError', message: 'at 2' },
+      { kind: 'error', name: 'URIError', message: 'at 5' },
+      expect.objectContaining({ kind: 'value', value: [1, 2, 3] }),
+    ]);
+  });
+
   it('should classify RangeError as invalid by default, and configured classes too', async () => {
     const cs = js([
       'function f(x) { if (x < 0) throw new RangeError("negative"); if (x > 9) throw new TypeError("big"); return x }',

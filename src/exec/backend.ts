@@ -67,6 +67,18 @@ export interface RunContext {
   textOutcome?(text: string): Outcome;
   /** Stores one outcome; backends may call it in any order. */
   record(row: number, input: number, outcome: Outcome): void;
+  /**
+   * Stores the outcomes of inputs `input`, `input + 1`, … as a sandbox chunk report gives them,
+   * already checked (`readChunk`): `v[k]` a number, boolean or JSON text, or null where `e` holds
+   * `[k, 1 | 2, name, message]`. Optional: a context that passes reports on as they are (the
+   * sandbox host) takes them whole; without it, each outcome goes through `record`.
+   */
+  recordReport?(
+    row: number,
+    input: number,
+    v: ReadonlyArray<string | number | boolean | null>,
+    e: ReadonlyArray<readonly [number, 1 | 2, string, string]>,
+  ): void;
   stats(row: number): CandidateRunStats;
 }
 

@@ -245,6 +245,12 @@ export class JsSandboxPool {
       return;
     }
     const { v, e } = report;
+    if (rs.ctx.recordReport !== undefined) {
+      rs.ctx.recordReport(rs.row, m.from, v, e);
+      if (report.p === 1) rs.ctx.record(rs.row, report.n - 1, pending ?? UNSETTLED);
+      job.next = report.n;
+      return;
+    }
     let nextOther = 0;
     for (let k = 0; k < v.length; k++) {
       const o = e[nextOther];

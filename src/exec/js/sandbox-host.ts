@@ -123,18 +123,44 @@ const runJob = async (m: Extract<HostLine, { t: 'run' }>): Promise<void> => {
     cells = 0;
     write({ t: 'o', j: m.j, s });
   };
-  const record = (row: number, local: number, o: Outcome): void => {
+  /** The segment that input `local` of `row` extends, started anew unless it follows the last one. */
+  const segmentAt = (row: number, local: number): Segment => {
     const input = local + m.from;
     if (last === null || last[0] !== row || last[1] + last[2].length !== input) {
       last = [row, input, [], []];
       segs.push(last);
     }
-    place(last, last[2].length, o);
-    if (++cells >= 16384) flush();
+    return last;
+  };
+  const added = (n: number): void => {
+    cells += n;
+    if (cells >= 16384) flush();
     else if (!scheduled) {
       scheduled = true;
       setImmediate(flush);
     }
+  };
+  const record = (row: number, local: number, o: Outcome): void => {
+    const seg = segmentAt(row, local);
+    place(seg, seg[2].length, o);
+    added(1);
+  };
+  // A worker's report is nearly a segment: values as the host reads them, other outcomes apart.
+  // Only null differs: in a report it is also the value null, which a segment gives as text.
+  const recordReport: NonNullable<RunContext['recordReport']> = (row, local, v, e) => {
+    const seg = segmentAt(row, local);
+    const base = seg[2].length;
+    let next = 0;
+    for (let k = 0; k < v.length; k++) {
+      const x = v[k] as Segment[2][number];
+      const other = x === null ? e[next] : undefined;
+      if (other !== undefined && other[0] === k) {
+        next++;
+        seg[3].push([base + k, other[1], other[2], other[3]]);
+        seg[2].push(null);
+      } else seg[2].push(x === null ? 'null' : x);
+    }
+    added(v.length);
   };
   const limits = {
     timeoutMs: m.limits.timeoutMs,
@@ -162,6 +188,7 @@ const runJob = async (m: Extract<HostLine, { t: 'run' }>): Promise<void> => {
     signal: controller.signal,
     valueOutcome: (tagged) => ({ kind: 'value', tagged, value: undefined }),
     record,
+    recordReport,
     stats: (row) => stats[row] as CandidateRunStats,
   };
   const rows = m.rows.map((c, row) => ({

@@ -17,9 +17,21 @@ import { openSeccompFilter } from './seccomp.ts';
 /** Environment variable naming the bubblewrap executable (tests point it at a missing one). */
 export const BWRAP_ENV = 'CROSSCHECK_BWRAP';
 
-/** The bubblewrap executable to use: `$CROSSCHECK_BWRAP`, else `bwrap` on the host's PATH. @internal */
-export const bubblewrapPath = (): string =>
-  resolveExecutable(process.env[BWRAP_ENV] || 'bwrap', { PATH: process.env.PATH ?? '/usr/bin:/bin' });
+/** The last lookup of bubblewrap, by what it was looked up with. */
+let lastBubblewrap = { key: '', path: '' };
+
+/**
+ * The bubblewrap executable to use: `$CROSSCHECK_BWRAP`, else `bwrap` on the host's PATH. Every
+ * run asks, and the PATH search is a few file checks: it is redone only when the variable or
+ * PATH changed. @internal
+ */
+export const bubblewrapPath = (): string => {
+  const file = process.env[BWRAP_ENV] || 'bwrap';
+  const PATH = process.env.PATH ?? '/usr/bin:/bin';
+  const key = `${file}\0${PATH}`;
+  if (lastBubblewrap.key !== key) lastBubblewrap = { key, path: resolveExecutable(file, { PATH }) };
+  return lastBubblewrap.path;
+};
 
 /** What a confined process may use, besides the system and its own executable. @internal */
 export interface SandboxLayout {

@@ -114,9 +114,9 @@ describe('run with sandboxed JavaScript', () => {
   });
 
   it('should report an array of numbers as the codec would, whatever is odd about it', async () => {
-    // Arrange: arrays of plain numbers take a short way to their report; each odd array below
-    // (a tagged number, a hole, a getter, a proxy, a subclass, a non-number) must come out as the
-    // codec makes it, in the same run as plain ones.
+    // Arrange: arrays of plain numbers are the most common result after a number; each odd array
+    // below (a tagged number, a hole, a getter, a proxy, a subclass, a non-number) must come out
+    // as the codec makes it, in the same run as plain ones.
     const cases: Array<[string, unknown]> = [
       ['[1, 2.5, -3, 1e21, 5e-7, 0]', [1, 2.5, -3, 1e21, 5e-7, 0]],
       ['[1, -0]', [1, -0]],
@@ -144,8 +144,8 @@ describe('run with sandboxed JavaScript', () => {
   });
 
   it('should refuse an array of numbers where the codec refuses it: past 5 bytes an item and 4 of the output limit', async () => {
-    // The codec charges an array of n plain numbers 5n + 4 bytes before writing it; the short
-    // way must refuse at the same n, not at the length of the text it would write.
+    // The codec charges an array of n plain numbers 5n + 4 bytes before writing it: it refuses at
+    // that n, not at the length of the text it would write (21 characters here).
     const cs = js(['function f(n) { return Array.from({ length: n }, (_, i) => i % 10); }']);
     const m = await run(defineTask({ name: 'f' }), cs, [[10], [11], [10]], { maxOutputBytes: 54 });
     expect(m.outcomes[0]![0]).toMatchObject({ kind: 'value', value: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] });
@@ -165,6 +165,21 @@ describe('run with sandboxed JavaScript', () => {
       { kind: 'error', name: 'URIError', message: 'at 5' },
       expect.objectContaining({ kind: 'value', value: [1, 2, 3] }),
     ]);
+  });
+
+  it('should read a returned array once, in order, so a getter that counts its reads is seen once', async () => {
+    // A report that read the value twice (a quick pass, then the codec's) would report 2 here,
+    // and what the candidate's own state holds afterwards would change with how it was reported.
+    const cs = js([
+      `let reads = 0;
+      function f(k) {
+        const a = [0, k === 0 ? 'x' : -0];
+        Object.defineProperty(a, 0, { get() { reads++; return reads; } });
+        return k === 2 ? reads : a;
+      }`,
+    ]);
+    const m = await run(defineTask({ name: 'f' }), cs, [[0], [1], [2]]);
+    expect(m.outcomes[0]!.map((o) => (o.kind === 'value' ? o.value : o))).toEqual([[1, 'x'], [2, -0], 2]);
   });
 
   it('should classify RangeError as invalid by default, and configured classes too', async () => {

@@ -88,9 +88,6 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
   const strSlice = String.prototype.slice;
   const strSplit = String.prototype.split;
   const mathMin = Math.min;
-  const isArray = Array.isArray;
-  const getProto = Object.getPrototypeOf;
-  const arrayProto = Array.prototype;
 
   // A candidate-installed Error.prepareStackTrace would receive call sites of the worker's own
   // frames: a classic way out of a vm context. Pin it before any candidate code runs. Node looks
@@ -263,28 +260,6 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
       : t === 'boolean' || r === null || (t === 'string' && (r as string).length < inlineStringLimit);
 
   /**
-   * The report piece of a plain array of plain numbers (the most common result after a number),
-   * or '' for any other value. It is the piece the codec's way gives, without the tagged copy and
-   * two rounds of JSON.stringify: the text holds digits, signs, dots, 'e' and commas only, so its
-   * JSON string literal is the text in quotes. The array is refused where the codec would refuse
-   * it: the codec charges an array of n plain numbers 5n + 4 bytes of the output limit. Throws
-   * what a candidate's getter throws.
-   */
-  const numberListText = (r: unknown): string => {
-    if (!isArray(r) || getProto(r) !== arrayProto) return '';
-    const a = r as unknown[];
-    const n = a.length;
-    if (n === 0 || !(5 * n + 4 <= encodeLimits.maxBytes)) return '';
-    let s = '';
-    for (let i = 0; i < n; i++) {
-      const x = a[i];
-      if (typeof x !== 'number' || x - x !== 0 || (x === 0 && 1 / x < 0)) return '';
-      s += i === 0 ? `${x}` : `,${x}`;
-    }
-    return `"[${s}]"`;
-  };
-
-  /**
    * The report piece of a returned value that is not a finite number: a boolean, null or short
    * string as itself, anything else as its tagged form's JSON text, or, when it has none, the
    * wire outcome text saying why (an array: the only kind of piece that starts with '['). '' for
@@ -296,8 +271,6 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
     // the value); numbers and booleans stand for themselves.
     if (isPlain(r, t)) return t === 'string' ? quote(quote(r as string)) : `${r as number}`;
     if (isThenable(r)) return '';
-    const numbers = numberListText(r);
-    if (numbers !== '') return numbers;
     const w = valueText(r);
     return w.ok ? quote(w.text) : w.text;
   };

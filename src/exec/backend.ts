@@ -69,9 +69,10 @@ export interface RunContext {
   record(row: number, input: number, outcome: Outcome): void;
   /**
    * Stores the outcomes of inputs `input`, `input + 1`, … as a sandbox chunk report gives them,
-   * already checked (`readChunk`): `v[k]` a number, boolean or JSON text, or null where `e` holds
-   * `[k, 1 | 2, name, message]`. Optional: a context that passes reports on as they are (the
-   * sandbox host) takes them whole; without it, each outcome goes through `record`.
+   * already checked (`readChunk`): `v[k]` a number, boolean or JSON text, or null, which is the
+   * value null unless `e` holds `[k, 1 | 2, name, message]` for it. Optional: a context that
+   * passes reports on as they are (the sandbox host) takes them whole; without it, each outcome
+   * goes through `record`.
    */
   recordReport?(
     row: number,

@@ -22,15 +22,18 @@ let lastBubblewrap = { key: '', path: '' };
 
 /**
  * The bubblewrap executable to use: `$CROSSCHECK_BWRAP`, else `bwrap` on the host's PATH. Every
- * run asks, and the PATH search is a few file checks: it is redone only when the variable or
- * PATH changed. @internal
+ * run asks, and the PATH search is a few file checks: a path it found is kept while the variable,
+ * PATH and (for a relative path) the working directory stay the same. A search that found
+ * nothing is not kept, so bubblewrap installed later is found by the next run. @internal
  */
 export const bubblewrapPath = (): string => {
   const file = process.env[BWRAP_ENV] || 'bwrap';
   const PATH = process.env.PATH ?? '/usr/bin:/bin';
-  const key = `${file}\0${PATH}`;
-  if (lastBubblewrap.key !== key) lastBubblewrap = { key, path: resolveExecutable(file, { PATH }) };
-  return lastBubblewrap.path;
+  const key = `${file}\0${PATH}\0${file.includes('/') && !isAbsolute(file) ? process.cwd() : ''}`;
+  if (lastBubblewrap.key === key) return lastBubblewrap.path;
+  const path = resolveExecutable(file, { PATH });
+  lastBubblewrap = isAbsolute(path) && isExecutable(path) ? { key, path } : { key: '', path: '' };
+  return path;
 };
 
 /** What a confined process may use, besides the system and its own executable. @internal */

@@ -9,7 +9,10 @@ import { fromWireOutcome, type Outcome, WIRE, type WireOutcome } from '../outcom
 export interface ChunkReport {
   n: number;
   p: 0 | 1;
-  /** A number or boolean as itself, any other value as its tagged form's JSON text; null for the outcomes in `e`. */
+  /**
+   * A number, boolean or null as itself, any other value as its tagged form's JSON text; null
+   * also where `e` holds the input's other outcome.
+   */
   v: Array<string | number | boolean | null>;
   e: Array<[number, typeof WIRE.invalid | typeof WIRE.error, string, string]>;
 }

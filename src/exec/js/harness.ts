@@ -326,6 +326,10 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
     }
     const f = fn as (...a: unknown[]) => unknown;
     const b = batch;
+    // Held by this chunk only: a context kept for its candidate's next run must not pin its last
+    // chunk's inputs (up to 8,192 of them) in the worker's heap, where every full collection
+    // would walk them again.
+    batch = null;
     // Each new candidate's context runs this loop in the interpreter and the baseline compiler
     // (its optimized code is per context, and rarely ready within one candidate's calls), so the
     // common case, a finite number returned, takes no helper call and no temporary.

@@ -48,11 +48,12 @@ export interface HarnessApi {
    */
   setInputs(inputs: unknown[], json: (string | null)[]): void;
   /**
-   * The JSON array text of the plain inputs `from`, `from + 1`, … of the next chunk, parsed once
-   * for the whole chunk (one parse is much cheaper than one per call); '' when the chunk holds
-   * tagged inputs.
+   * The plain inputs `from`, `from + 1`, … of the next chunk as JSON array texts of consecutive
+   * runs of them (one parse a run is much cheaper than one a call); none when the chunk holds
+   * tagged inputs. Each run is parsed when the loop reaches it: a chunk of thousands of calls
+   * then never holds all its inputs at once, which a collection during the chunk would copy.
    */
-  setBatch(from: number, text: string): void;
+  setBatch(from: number, texts: readonly string[]): void;
   setWrapper(wrapper: unknown): void;
   /**
    * Runs the candidate's top-level code and finds its entry: 'ok', 'problem' (every call will
@@ -120,16 +121,13 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
   let inputs: unknown[] = [];
   let inputJson: (string | null)[] = [];
   let batchFrom = 0;
-  let batchText = '';
-  let batch: unknown[] | null = null;
+  let batchTexts: readonly string[] | null = null;
   /**
    * A fresh copy of input i in this realm. Plain JSON goes through the native parser (which
    * defines properties, so no setter a candidate planted runs), which needs no warm-up in a new
    * context; tagged values go through the codec. Called inside the call's guarded path.
    */
   const argsOf = (i: number): unknown[] => {
-    // Each batch element is handed out once, so every call still gets its own copy.
-    if (batch !== null) return batch[i - batchFrom] as unknown[];
     const text = inputJson[i];
     return (
       text === null || text === undefined ? codec.decode(inputs[i] as never) : nativeParse(text)
@@ -308,12 +306,8 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
     // (once per chunk) or in the index of the call under way.
     progress[0] = ((progress[0] as number) + 1) | 0;
     progress[2] = 1;
-    try {
-      batch = batchText === '' || batchFrom !== from ? null : (nativeParse(batchText) as unknown[]);
-    } catch {
-      batch = null;
-    }
-    batchText = '';
+    let texts = batchFrom === from ? batchTexts : null;
+    batchTexts = null;
     if (problem !== null) {
       const rest = reflectApply(strSlice, problem, [1]) as string;
       for (let k = 0; k < to - from; k++) {
@@ -325,20 +319,35 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
       return `{"n":${to},"p":0,"v":[${v}],"e":[${e}]}`;
     }
     const f = fn as (...a: unknown[]) => unknown;
-    const b = batch;
-    // Held by this chunk only: a context kept for its candidate's next run must not pin its last
-    // chunk's inputs (up to 8,192 of them) in the worker's heap, where every full collection
-    // would walk them again.
-    batch = null;
+    // The run of parsed inputs under way, `b[k]` being input `bFrom + k`; held by this chunk only,
+    // so a context kept for its candidate's next run pins none of them in the worker's heap.
+    // Each element is handed out once, so every call still gets its own copy.
+    let b: unknown[] | null = null;
+    let bFrom = from;
+    let bEnd = from;
+    let nextText = 0;
     // Each new candidate's context runs this loop in the interpreter and the baseline compiler
     // (its optimized code is per context, and rarely ready within one candidate's calls), so the
     // common case, a finite number returned, takes no helper call and no temporary.
     for (let i = from; i < to; i++) {
       progress[1] = i;
+      if (i === bEnd) {
+        b = null;
+        bFrom = i;
+        if (texts !== null && nextText < texts.length) {
+          try {
+            b = nativeParse(texts[nextText++] as string) as unknown[];
+            bEnd = i + b.length;
+          } catch {
+            // Never for the worker's own texts; the rest of the chunk parses input by input.
+            texts = null;
+          }
+        }
+      }
       const sep = i === from ? '' : ',';
       let piece: string;
       try {
-        const r = reflectApply(f, void 0, b !== null ? (b[i - from] as unknown[]) : argsOf(i));
+        const r = reflectApply(f, void 0, b !== null ? (b[i - bFrom] as unknown[]) : argsOf(i));
         // r - r is 0 only for a finite number (NaN and ±Infinity give NaN); -0 is tagged.
         if (typeof r === 'number' && r - r === 0 && (r !== 0 || 1 / r > 0)) {
           v += sep + r;
@@ -390,11 +399,11 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
     setInputs(all: unknown[], json: (string | null)[]): void {
       inputs = all;
       inputJson = json;
-      batch = null;
+      batchTexts = null;
     },
-    setBatch(from: number, text: string): void {
+    setBatch(from: number, texts: readonly string[]): void {
       batchFrom = from;
-      batchText = text;
+      batchTexts = texts;
     },
     setWrapper(w: unknown): void {
       wrapper = w as typeof wrapper;

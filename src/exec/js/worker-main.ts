@@ -104,6 +104,8 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
   };
   const MAX_CONTEXTS = 32;
   const MAX_CHUNK = 8192;
+  // Inputs parsed at once: past a few thousand, a collection during the chunk copies them all.
+  const PARSE_RUN = 1024;
 
   interface Sandbox {
     ctx: import('node:vm').Context;
@@ -256,8 +258,14 @@ export function workerMain(require: Require, codecSource: string, harnessSource:
       progress[4] = end;
       const set = box.inputs as InputSet;
       if (end - i > 1 && set.taggedBefore[end] === set.taggedBefore[i]) {
-        // A run of plain inputs is a slice of the wire text: no copy until the parse.
-        box.api.setBatch(i, `[${set.wire.slice(set.at[i], (set.at[end] as number) - 1)}]`);
+        // Plain inputs are slices of the wire text, no copy until the parse, in runs short
+        // enough that the parsed inputs of one stay young and few.
+        const texts: string[] = [];
+        for (let a = i; a < end; a += PARSE_RUN) {
+          const z = Math.min(end, a + PARSE_RUN);
+          texts.push(`[${set.wire.slice(set.at[a], (set.at[z] as number) - 1)}]`);
+        }
+        box.api.setBatch(i, texts);
       }
       const started = performance.now();
       const text = enter(box.ctx, box.api.run);

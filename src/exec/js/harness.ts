@@ -44,7 +44,8 @@ export interface HarnessApi {
   setCandidate(invalidCsv: string, maxOutputBytes: number, entry: string, entryNotFound: string): void;
   /**
    * The input set, parsed by the worker: read only by the harness, never handed to candidate
-   * code. `json[i]` is the JSON text of input i when it holds no tags (plain JSON data), else null.
+   * code. `json[i]` is the JSON text of input i when it holds no tags (plain JSON data), else null;
+   * `inputs[i]` is its tagged value when it holds tags, else null (it is read from its text).
    */
   setInputs(inputs: unknown[], json: (string | null)[]): void;
   /**

@@ -245,29 +245,26 @@ export class JsSandboxPool {
       return;
     }
     const { v, e } = report;
-    if (rs.ctx.recordReport !== undefined) {
-      rs.ctx.recordReport(rs.row, m.from, v, e);
-      if (report.p === 1) rs.ctx.record(rs.row, report.n - 1, pending ?? UNSETTLED);
-      job.next = report.n;
-      return;
-    }
-    let nextOther = 0;
-    for (let k = 0; k < v.length; k++) {
-      const o = e[nextOther];
-      if (o !== undefined && o[0] === k) {
-        nextOther++;
-        rs.ctx.record(rs.row, m.from + k, {
-          kind: o[1] === 1 ? 'invalid' : 'error',
-          name: o[2],
-          message: o[3],
-        });
-      } else {
-        const x = v[k] as string | number | boolean | null;
-        rs.ctx.record(
-          rs.row,
-          m.from + k,
-          typeof x === 'string' ? outcomeOfText(rs.ctx, x) : rs.ctx.valueOutcome(x),
-        );
+    if (rs.ctx.recordReport !== undefined) rs.ctx.recordReport(rs.row, m.from, v, e);
+    else {
+      let nextOther = 0;
+      for (let k = 0; k < v.length; k++) {
+        const o = e[nextOther];
+        if (o !== undefined && o[0] === k) {
+          nextOther++;
+          rs.ctx.record(rs.row, m.from + k, {
+            kind: o[1] === 1 ? 'invalid' : 'error',
+            name: o[2],
+            message: o[3],
+          });
+        } else {
+          const x = v[k] as string | number | boolean | null;
+          rs.ctx.record(
+            rs.row,
+            m.from + k,
+            typeof x === 'string' ? outcomeOfText(rs.ctx, x) : rs.ctx.valueOutcome(x),
+          );
+        }
       }
     }
     if (report.p === 1) rs.ctx.record(rs.row, report.n - 1, pending ?? UNSETTLED);

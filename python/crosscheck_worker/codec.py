@@ -10,6 +10,7 @@ import json
 import math
 import sys
 from _pickle import dumps as _pdumps
+from itertools import chain
 from builtins import (
     AttributeError, BaseException, Exception, KeyError, MemoryError, OverflowError, RecursionError,
     TypeError, ValueError, all, bool, bytearray, bytes, complex, dict, float, frozenset, getattr, id,
@@ -377,6 +378,8 @@ def _value_wire(r, max_chars):
                         s = "[" + ",".join(map(repr, r)) + "]"
                 elif only is str and sum(map(len, r)) <= _SMALL:
                     s = _str_list(r)
+                elif only is tuple or only is list:
+                    s = _int_rows(r, only)
     if s is not None:
         if len(s) > max_chars:
             return _too_large(max_chars)
@@ -415,6 +418,39 @@ def _value_wire(r, max_chars):
 
 # Results at most this long (characters of a string, items of a list) take _value_wire's short way.
 _SMALL = 4096
+_INT_ONLY = frozenset((int,))
+_flatten = chain.from_iterable
+# Format strings of _int_rows, by (row type, row length, rows); a candidate meets a few shapes.
+_ROW_FORMATS = {}
+
+
+def _int_rows(rows, row_type):
+    """Text of a list of rows that are all tuples or all lists of one length, holding small ints
+    only (the sorted items of a dict, a list of pairs, a matrix), or None for any other list.
+
+    The general encoder makes a call per row and per item (4.5 us for seven pairs, three times
+    what the candidate took to compute them); here the checks run in C and one format string
+    writes the whole text (1.2 us). Exact types only: `%d` would write a bool as 1 and call an
+    int subclass's `__index__`."""
+    lengths = set(map(len, rows))
+    if len(lengths) != 1:
+        return None
+    width = lengths.pop()
+    if width == 0 or width * len(rows) > _SMALL:
+        return None
+    items = tuple(_flatten(rows))
+    if set(map(type, items)) != _INT_ONLY or not (-MAX_SAFE <= min(items) and max(items) <= MAX_SAFE):
+        return None
+    key = (row_type, width, len(rows))
+    fmt = _ROW_FORMATS.get(key)
+    if fmt is None:
+        row = ",".join(["%d"] * width)
+        row = '{"$tuple":[' + row + "]}" if row_type is tuple else "[" + row + "]"
+        fmt = "[" + ",".join([row] * len(rows)) + "]"
+        if len(_ROW_FORMATS) >= 64:
+            _ROW_FORMATS.clear()
+        _ROW_FORMATS[key] = fmt
+    return fmt % items
 
 def _too_large(max_chars):
     return _error_wire(

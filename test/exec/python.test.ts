@@ -90,6 +90,65 @@ describe('python runner: values', () => {
     expect(decode({ $float: 4 })).toEqual(pyFloat(4));
   });
 
+  it('should write rows of ints as the general encoder does, and send other rows its way', async () => {
+    // Arrange: lists of equal-length rows of small ints take a shorter way out of the harness;
+    // each shape here sits on one side of its edge (bools, subclasses, big ints, uneven rows).
+    const shapes = [
+      'sorted({3: 30, 1: 10}.items())',
+      '[[1, 2], [3, 4]]',
+      '[(1, 2), [3, 4]]',
+      '[(5,), (6,)]',
+      '[(), ()]',
+      '[(1, True)]',
+      '[(1, 2 ** 53), (-(2 ** 53), 0)]',
+      '[(1, 2 ** 53 + 1)]',
+      '[(1, 2), (3,)]',
+      '[(1, 2.0)]',
+      '[(Liar(3), 1)]',
+      '[[0, 1]] * 2049',
+    ];
+    const source = [
+      'class Liar(int):',
+      '    def __repr__(self):',
+      '        return "99"',
+      '    def __index__(self):',
+      '        return 99',
+      '    def __format__(self, spec):',
+      '        return "99"',
+      '',
+      'def f(k):',
+      `    return [${shapes.join(', ')}][k]`,
+      '',
+    ].join('\n');
+
+    // Act
+    const matrix = await run(
+      task,
+      python([source]),
+      shapes.map((_, k) => [k]),
+    );
+
+    // Assert
+    const t = (...items: unknown[]) => ({ $tuple: items });
+    expect(values(matrix.outcomes[0])).toEqual([
+      [t(1, 10), t(3, 30)],
+      [
+        [1, 2],
+        [3, 4],
+      ],
+      [t(1, 2), [3, 4]],
+      [t(5), t(6)],
+      [t(), t()],
+      [t(1, true)],
+      [t(1, 2 ** 53), t(-(2 ** 53), 0)],
+      [t(1, { $int: String(2n ** 53n + 1n) })],
+      [t(1, 2), t(3)],
+      [t(1, { $float: 2 })],
+      [t(3, 1)],
+      Array.from({ length: 2049 }, () => [0, 1]),
+    ]);
+  });
+
   it('should give each call its own copy of mutable arguments', async () => {
     // Arrange
     const mutate =

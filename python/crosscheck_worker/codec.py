@@ -298,10 +298,13 @@ def _packable(v):
     t = type(v)
     if t in _PACKABLE_ATOMS:
         return True
+    # Item types are checked in C first: most inputs are flat containers of atoms, and a call
+    # per item was most of the cost of packing them.
     if t is list or t is tuple or t is set or t is frozenset:
-        return all(map(_packable, v))
+        return set(map(type, v)) <= _PACKABLE_ATOMS or all(map(_packable, v))
     if t is dict:
-        return all(map(_packable, v)) and all(map(_packable, v.values()))
+        return ((set(map(type, v)) <= _PACKABLE_ATOMS or all(map(_packable, v)))
+                and (set(map(type, v.values())) <= _PACKABLE_ATOMS or all(map(_packable, v.values()))))
     return False
 
 

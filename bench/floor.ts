@@ -33,7 +33,7 @@ import { commaList } from '../src/cli/comma-list.ts';
 import { confine, releaseConfined, resolveIsolation } from '../src/exec/isolation/index.ts';
 import { checkPython, closePythonWorkers } from '../src/exec/python/index.ts';
 import { encode } from '../src/values/index.ts';
-import { cpuSince, cpuSnapshot, loadText } from './cpu-tree.ts';
+import { cpuSince, cpuSnapshot, faultSnapshot, faultsSince, loadText } from './cpu-tree.ts';
 import { measureCandidateCost, measureEndToEnd, measureForkCost } from './per-candidate.ts';
 
 const { values: flags } = parseArgs({
@@ -82,6 +82,7 @@ const inputs = new Map<string, readonly (readonly unknown[])[]>();
 const tasks = new Map<string, DatasetTask>();
 resetBenchPhases();
 const benchCpu0 = cpuSnapshot();
+const benchFaults0 = faultSnapshot();
 const benchWall0 = performance.now();
 // Progress as `crosscheck bench` shows it: a line redrawn on a terminal, one every 10 s in a log
 // (a run over every task and model takes minutes; the default one, half a minute).
@@ -96,6 +97,7 @@ const result = await runBench(benchOptions, {
 progress.clear();
 const benchWall = (performance.now() - benchWall0) / 1000;
 const benchCpu = since(benchCpu0);
+const benchFaults = faultsSince(benchFaults0);
 await closePythonWorkers();
 const phases = { ...benchPhases };
 const failed = result.pairs.filter((p) => p.status !== 'ok');
@@ -179,6 +181,7 @@ const cmd = confine(
 );
 // The floor's progress (a line per tenth of its tasks) goes straight to this terminal. The
 // sandbox's descriptors (the read-only folders, its system call filter) follow stdio.
+const floorFaults0 = faultSnapshot();
 const floorRun = await execa(cmd.file, cmd.args, {
   env: cmd.env,
   extendEnv: false,
@@ -186,6 +189,8 @@ const floorRun = await execa(cmd.file, cmd.args, {
   // (execa passes a number through as that descriptor; its types only name 0 to 2.)
   stdio: ['ignore', 'pipe', 'inherit', ...(cmd.fds as unknown as 3[])],
 }).finally(() => releaseConfined(cmd));
+// The floor's process tree is reaped by now: its faults are in this process's children's count.
+const floorFaults = faultsSince(floorFaults0);
 const floor = JSON.parse(String(floorRun.stdout).trim().split('\n').pop() ?? '{}') as {
   referenceCalls: number;
   candidateCalls: number;
@@ -232,6 +237,9 @@ const parts: Array<[string, number]> = [
   ['analysis (pairs, groups, draws, records)', phases.analysisMs / 1000],
   [HOST_REST, benchCpu.host - inputsCpu.host - phases.cellsMs / 1000 - phases.analysisMs / 1000],
 ];
+const benchFaultTotal = benchFaults.host + benchFaults.workers;
+const floorFaultTotal = floorFaults.host + floorFaults.workers;
+const count = (x: number): string => Math.round(x).toLocaleString('en');
 const us = (x: number): string => `${Math.round(x).toLocaleString('en')} µs`;
 /** The per-candidate line: end to end through run(), then the zygote's parts (bench/per-candidate.ts). */
 const perCandidateLine = (): string =>
@@ -260,6 +268,8 @@ const lines = [
   `bench             ${s(benchWall)}  ${s(benchTotal)}   host ${benchCpu.host.toFixed(2)} s + workers ${benchCpu.workers.toFixed(2)} s; ${result.calls} calls`,
   `floor             ${s(floor.wallSeconds)}  ${s(floor.cpuSeconds)}   ${floor.referenceCalls + floor.candidateCalls} calls (${floor.timeouts} timeouts, ${floor.skipped} skipped)`,
   `bench / floor     ${(benchWall / floor.wallSeconds).toFixed(1).padStart(7)} ×  ${(benchTotal / floor.cpuSeconds).toFixed(1).padStart(7)} ×`,
+  `  page faults: bench ${count(benchFaultTotal)} (host ${count(benchFaults.host)}, workers ${count(benchFaults.workers)}), floor ${count(floorFaultTotal)}: ${(benchFaultTotal / Math.max(1, floorFaultTotal)).toFixed(1)} ×.`,
+  `  A fault's cost moves with the VM's hour far more than a call's; this ratio is how far a slow hour can move the CPU ratio.`,
   `  the floor calls every sample; ${floor.repeatCalls} of its ${floor.candidateCalls} candidate calls repeat a program of the same task, which the bench runs once.`,
   `  Over a floor that also skipped them (${distinctFloorCpu.toFixed(2)} s of CPU): ${(benchTotal / distinctFloorCpu).toFixed(1)} × CPU.`,
   '',
@@ -287,6 +297,7 @@ console.log(
       calls: result.calls,
     },
     floor: { wallSeconds: floor.wallSeconds, cpuSeconds: floor.cpuSeconds },
+    pageFaults: { bench: benchFaults, floor: floorFaultTotal },
     cpuOverDistinctFloor: Number((benchTotal / distinctFloorCpu).toFixed(2)),
     breakdown: Object.fromEntries(
       parts.map(([name, x]) => [name.split(' (')[0], known(name, x) ? Number(x.toFixed(3)) : null]),

@@ -298,14 +298,17 @@ def _packable(v):
     t = type(v)
     if t in _PACKABLE_ATOMS:
         return True
+    if t is list or t is tuple or t is set or t is frozenset:
+        return _all_packable(v)
+    if t is dict:
+        return _all_packable(v) and _all_packable(v.values())
+    return False
+
+
+def _all_packable(items):
     # Item types are checked in C first: most inputs are flat containers of atoms, and a call
     # per item was most of the cost of packing them.
-    if t is list or t is tuple or t is set or t is frozenset:
-        return set(map(type, v)) <= _PACKABLE_ATOMS or all(map(_packable, v))
-    if t is dict:
-        return ((set(map(type, v)) <= _PACKABLE_ATOMS or all(map(_packable, v)))
-                and (set(map(type, v.values())) <= _PACKABLE_ATOMS or all(map(_packable, v.values()))))
-    return False
+    return set(map(type, items)) <= _PACKABLE_ATOMS or all(map(_packable, items))
 
 
 def _pickled(args):

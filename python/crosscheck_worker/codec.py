@@ -172,6 +172,13 @@ def encode(v):
                 return _str_list(v)
             if only is int and -MAX_SAFE <= min(v) and max(v) <= MAX_SAFE:
                 return "[" + _int_items(v) + "]"
+            if only is tuple or only is list:
+                rows = _int_rows(v, only)
+                if rows is not None:
+                    # At most _SMALL items, so written before it is charged; the list charged a
+                    # character and a comma a row already.
+                    _charge(len(rows) - 2 * len(v))
+                    return rows
         return "[" + _items(v) + "]"
     if t is tuple:
         _charge(2 * len(v))

@@ -91,8 +91,9 @@ describe('python runner: values', () => {
   });
 
   it('should write rows of ints as the general encoder does, and send other rows its way', async () => {
-    // Arrange: lists of equal-length rows of small ints take a shorter way out of the harness;
-    // each shape here sits on one side of its edge (bools, subclasses, big ints, uneven rows).
+    // Arrange: lists of equal-length rows of small ints take a shorter way out of the harness, at
+    // the top or inside another value; each shape here sits on one side of its edge (bools,
+    // subclasses, big ints, uneven rows).
     const shapes = [
       'sorted({3: 30, 1: 10}.items())',
       '[[1, 2], [3, 4]]',
@@ -106,6 +107,8 @@ describe('python runner: values', () => {
       '[(1, 2.0)]',
       '[(Liar(3), 1)]',
       '[[0, 1]] * 2049',
+      '("n", [(1, 2), (3, 4)])',
+      '{"k": [[1, True], [2, 3]]}',
     ];
     const source = [
       'class Liar(int):',
@@ -146,6 +149,18 @@ describe('python runner: values', () => {
       [t(1, { $float: 2 })],
       [t(3, 1)],
       Array.from({ length: 2049 }, () => [0, 1]),
+      t('n', [t(1, 2), t(3, 4)]),
+      {
+        $dict: [
+          [
+            'k',
+            [
+              [1, true],
+              [2, 3],
+            ],
+          ],
+        ],
+      },
     ]);
   });
 

@@ -240,7 +240,7 @@ const parts: Array<[string, number]> = [
 const benchFaultTotal = benchFaults.host + benchFaults.workers;
 const floorFaultTotal = floorFaults.host + floorFaults.workers;
 const count = (x: number): string => Math.round(x).toLocaleString('en');
-const us = (x: number): string => `${Math.round(x).toLocaleString('en')} µs`;
+const us = (x: number): string => `${count(x)} µs`;
 /** The per-candidate line: end to end through run(), then the zygote's parts (bench/per-candidate.ts). */
 const perCandidateLine = (): string =>
   [

@@ -72,18 +72,8 @@ export const prepareJs = (
   } catch (error) {
     return { name: 'CompileError', message: (error as Error).message };
   }
-  const dynamicImport = findNode(
-    program,
-    (n) =>
-      n.type === 'ImportExpression' ||
-      (n.type === 'MetaProperty' && (n.meta as { name?: string }).name === 'import'),
-  );
-  if (dynamicImport) {
-    return {
-      name: 'CompileError',
-      message: `import() and import.meta are not available in the sandbox (at offset ${dynamicImport.start}); candidates must be self-contained`,
-    };
-  }
+  const dynamicImport = findImport(program, 0);
+  if (dynamicImport) return dynamicImport;
   const functions: string[] = [];
   const aliases: string[] = [];
   // Edits go right to left so earlier offsets stay valid.
@@ -141,12 +131,15 @@ export const prepareJs = (
         collectFunctions(node, functions);
     }
   }
+  // A hashbang is valid only at the very start of a script: inside the wrapper it is blanked.
+  if (code.startsWith('#!'))
+    edits.push({ start: 0, end: code.indexOf('\n') < 0 ? code.length : code.indexOf('\n'), text: '' });
   let body = code;
   for (const e of edits.sort((a, b) => b.start - a.start)) {
     body = e.text === '' ? blank(body, e.start, e.end) : body.slice(0, e.start) + e.text + body.slice(e.end);
   }
   const id = JSON.stringify(entry);
-  const wrapper = `(function (module, exports) {\n${body}\n;${aliases.join('\n')}
+  const wrapper = `${WRAPPER_HEAD}${body}\n;${aliases.join('\n')}
 return {
   named: (function () { try { return typeof ${safeIdentifier(entry)} === 'undefined' ? undefined : ${safeIdentifier(entry)}; } catch (e) { return undefined; } })(),
   exported: module.exports,
@@ -154,7 +147,49 @@ return {
   byDefault: typeof ${DEFAULT_BINDING} === 'undefined' ? undefined : ${DEFAULT_BINDING},
 };
 })`;
-  return { wrapper, functions };
+  const asRun = checkAsRun(wrapper);
+  return asRun ?? { wrapper, functions };
+};
+
+const WRAPPER_HEAD = '(function (module, exports) {\n';
+
+/** The problem of an `import()` or `import.meta` in `program`, at its offset in the candidate's code. */
+const findImport = (program: AnyNode, shift: number): PrepareProblem | null => {
+  const found = findNode(
+    program,
+    (n) =>
+      n.type === 'ImportExpression' ||
+      (n.type === 'MetaProperty' && (n.meta as { name?: string }).name === 'import'),
+  );
+  return found
+    ? {
+        name: 'CompileError',
+        message: `import() and import.meta are not available in the sandbox (at offset ${found.start - shift}); candidates must be self-contained`,
+      }
+    : null;
+};
+
+/**
+ * Checks the wrapper as V8 compiles it: a sloppy script, the candidate inside a function. The
+ * first parse may read the candidate as a module, where the same text can mean something else:
+ * `typeof await /x(import('y'))/g` is a regular expression in a module and a real `import()`
+ * in a script, where `await` is a plain name. What runs is what is checked.
+ */
+const checkAsRun = (wrapper: string): PrepareProblem | null => {
+  let program: AnyNode;
+  try {
+    program = Parser.parse(wrapper, { ecmaVersion: 'latest', sourceType: 'script' }) as unknown as AnyNode;
+  } catch (error) {
+    // acorn ends its message with the wrapper's (line:column); the candidate's line is one less.
+    const { loc } = error as { loc?: { line: number; column: number } };
+    const what = (error as Error).message.replace(/ \(\d+:\d+\)$/, '');
+    const where = loc ? ` (line ${loc.line - 1}, column ${loc.column + 1})` : '';
+    return {
+      name: 'CompileError',
+      message: `the candidate does not compile as the sandbox runs it, a script inside a function, where top-level await and other module-only syntax are not available: ${what}${where}`,
+    };
+  }
+  return findImport(program, WRAPPER_HEAD.length);
 };
 
 /** Depth-first search of an ESTree for the first node matching. */

@@ -45,6 +45,7 @@ const EXPECTED: Record<string, { kind: Outcome['kind']; name?: string; reason?: 
   'require-fs.js': { kind: 'error', name: 'ReferenceError' },
   'import-fs.js': { kind: 'error', name: 'CompileError' },
   'eval-import.js': { kind: 'error', name: 'EvalError' },
+  'await-regex-import.js': { kind: 'error', name: 'CompileError' },
   'read-env.js': { kind: 'error', name: 'ReferenceError' },
   'constructor-escape.js': { kind: 'error', name: 'EvalError' },
   'input-constructor-escape.js': { kind: 'error', name: 'EvalError' },

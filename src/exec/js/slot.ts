@@ -137,6 +137,16 @@ export const newSlot = (): Slot => {
   };
 };
 
+/**
+ * Node options of every sandbox worker thread. vm's import() hook is called only under
+ * --experimental-vm-modules; without it an import() that got past the candidate's checks
+ * rejects with an error of the worker's own realm, and what is reached from that error is
+ * shared by every candidate the worker runs. With the flag the hook answers in the candidate's
+ * context. The worker realm's built-ins are frozen too, so an object of that realm, however it
+ * is reached, cannot change what the next candidate's context is built with.
+ */
+export const WORKER_EXEC_ARGV: readonly string[] = ['--experimental-vm-modules', '--frozen-intrinsics'];
+
 /** Starts the slot's worker and wires its lifecycle to `on`. */
 export const spawnWorker = (slot: Slot, memoryMb: number, on: WorkerEvents): Worker => {
   const worker = new Worker(workerSource(), {
@@ -145,7 +155,7 @@ export const spawnWorker = (slot: Slot, memoryMb: number, on: WorkerEvents): Wor
     workerData: { sab: slot.sab },
     // The worker sees no environment: even code that escaped the context finds no secrets.
     env: {},
-    execArgv: [],
+    execArgv: [...WORKER_EXEC_ARGV],
     stdout: true,
     stderr: true,
     resourceLimits: {

@@ -192,6 +192,30 @@ describe.skipIf(skipReason !== null)('the OS boundary under a root host', () => 
     expect(['EACCES', 'EBUSY', 'EPERM']).toContain(rename);
   });
 
+  it('should bound the progress file, on the host’s disk, to the size of the working directory', async () => {
+    // Arrange: one byte written at an offset past the limit makes the file that long (sparse
+    // here, so the test itself fills no disk; a candidate writing real bytes meets the same limit).
+    const py = [
+      'import os, errno, signal',
+      'signal.signal(signal.SIGXFSZ, signal.SIG_IGN)',
+      'def f(offset):',
+      '    fd = os.open(os.environ["CROSSCHECK_PROGRESS_FILE"], os.O_RDWR)',
+      '    try:',
+      '        os.pwrite(fd, b"x", offset)',
+      '        return "written"',
+      '    except OSError as e:',
+      '        return errno.errorcode[e.errno]',
+      '    finally:',
+      '        os.close(fd)',
+    ].join('\n');
+
+    // Act
+    const matrix = await run(task, python([py]), [[1 << 20], [100 << 20]], { isolation: 'os' });
+
+    // Assert
+    expect(values(matrix.outcomes[0])).toEqual(['written', 'EFBIG']);
+  });
+
   it('should refuse ptrace, mount, unshare, keyctl and bpf through the seccomp filter', async () => {
     // Arrange
     const py = [

@@ -22,6 +22,14 @@ const UID_SPAN = 800_000_000;
  */
 export const SANDBOX_TASKS = 256;
 
+/**
+ * The largest file a sandbox may write: its working directory's size, which no file inside it
+ * can exceed anyway. What it bounds is the one host file a sandbox writes in place, the progress
+ * file its host reads, which lives on the host's disk: without it a candidate could fill that
+ * disk through it.
+ */
+export const SANDBOX_FILE_BYTES = 64 * 1024 * 1024;
+
 /** The unprivileged uid and gid a sandbox runs its command as. @internal */
 export interface SandboxOwner {
   readonly uid: number;
@@ -36,7 +44,7 @@ export const sandboxOwner = (): SandboxOwner | null => {
 };
 
 // util-linux, present wherever bubblewrap is (Debian marks it essential): prlimit sets the task
-// limit, then setpriv becomes the sandbox's uid, drops every capability for good and sets
+// and file size limits, then setpriv becomes the sandbox's uid, drops every capability for good and sets
 // no_new_privs, and executes the command.
 const PRLIMIT = '/usr/bin/prlimit';
 const SETPRIV = '/usr/bin/setpriv';
@@ -51,7 +59,7 @@ export const launcherProblem = (): string | null => {
 
 /**
  * The command line, run inside the sandbox as root with only CAP_SETUID, CAP_SETGID and
- * CAP_SETPCAP, that limits the tasks and then runs `executable args` as `owner` with no
+ * CAP_SETPCAP, that limits the tasks and file sizes and then runs `executable args` as `owner` with no
  * capabilities at all.
  * @internal
  */
@@ -62,6 +70,7 @@ export const unprivilegedLaunch = (
 ): string[] => [
   PRLIMIT,
   `--nproc=${SANDBOX_TASKS}:${SANDBOX_TASKS}`,
+  `--fsize=${SANDBOX_FILE_BYTES}:${SANDBOX_FILE_BYTES}`,
   '--',
   SETPRIV,
   `--reuid=${owner.uid}`,

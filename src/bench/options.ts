@@ -185,7 +185,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
       ...at('data'),
       rule: 'must be a dataset directory',
       got: options?.data,
-      example: '../shared/data/humaneval',
+      example: './humaneval',
     });
   }
   const data = resolve(options.data);
@@ -194,7 +194,7 @@ export const resolveBenchOptions = (options: BenchOptions): ResolvedBenchOptions
       ...at('data'),
       rule: 'must be a directory holding tasks.jsonl.gz (or tasks.jsonl) and candidates/<model>.jsonl.gz',
       got: data,
-      fix: 'Point it at a dataset directory such as ../shared/data/humaneval.',
+      fix: 'Point it at a dataset directory; docs/benchmark-data.md says what one holds and how to lay it out.',
     });
   }
   if (options.out !== undefined && (typeof options.out !== 'string' || options.out === '')) {

@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../report/index.ts';
 import { benchReview, renderReviewBench } from '../review/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
+import { flagNumber } from './flag-number.ts';
 import { parseFlags } from './parse-flags.ts';
 
 export const REVIEW_BENCH_USAGE = `Usage: crosscheck bench review --data <dir> --models <a,b> [options]
@@ -112,7 +113,9 @@ export const runReviewBenchCommand = async (argv: readonly string[]): Promise<nu
       review: {
         llm,
         judge,
-        ...(values.threshold !== undefined ? { threshold: Number(values.threshold) } : {}),
+        ...(values.threshold !== undefined
+          ? { threshold: flagNumber('crosscheck bench review', 'threshold', values.threshold as string) }
+          : {}),
       },
       onProgress: (line) => process.stderr.write(`${neutralizeControls(line, { newlines: true })}\n`),
     });

@@ -14,6 +14,7 @@ import { closePythonWorkers, closeSandboxPools } from '../exec/index.ts';
 import { processIsolationWarning, renderJson, writeFileAtomic } from '../report/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
+import { flagNumber } from './flag-number.ts';
 import { parseFlags } from './parse-flags.ts';
 import { runTriangulationCommand } from './triangulation.ts';
 
@@ -93,18 +94,8 @@ export const cliMessage = (error: CrosscheckError): string => {
   return `crosscheck bench: ${flag} ${p.rule}, got ${describeValue(p.got)}.${fix ? ` ${fix}` : ''}`;
 };
 
-const number = (option: string, raw: string | undefined): number | undefined => {
-  if (raw === undefined) return undefined;
-  const x = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(x)) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `crosscheck bench: --${option} must be a number, got ${JSON.stringify(raw)}. Pass e.g. --${option} ${NUMBER_EXAMPLES[option] ?? 1}.`,
-      { where: `crosscheck bench --${option}` },
-    );
-  }
-  return x;
-};
+const number = (option: string, raw: string | undefined): number | undefined =>
+  flagNumber('crosscheck bench', option, raw, NUMBER_EXAMPLES[option] ?? 1);
 
 /** Parses `crosscheck bench` arguments into {@link BenchOptions}; null for `--help`. */
 export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => {
@@ -137,7 +128,7 @@ export const parseBenchArgs = (argv: readonly string[]): BenchOptions | null => 
   if (values.data === undefined) {
     throw new CrosscheckError(
       'INVALID_OPTION',
-      'crosscheck bench: --data is required. Pass the dataset directory, e.g. --data ../shared/data/humaneval.',
+      'crosscheck bench: --data is required. Pass the dataset directory, e.g. --data ./humaneval.',
       { where: 'crosscheck bench --data' },
     );
   }

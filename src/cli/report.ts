@@ -11,6 +11,7 @@ import {
   resolveFormat,
   writeFileAtomic,
 } from '../report/index.ts';
+import { flagNumber } from './flag-number.ts';
 import { parseFlags } from './parse-flags.ts';
 
 /** Usage of `crosscheck report`. */
@@ -147,7 +148,7 @@ export const reportCommand = (args: readonly string[], io: CliIo = defaultIo): n
   }
   const where = 'crosscheck report';
   const format = resolveFormat(values.format ?? 'terminal', `${where} --format`);
-  const width = values.width === undefined ? undefined : Number(values.width);
+  const width = flagNumber(where, 'width', values.width as string | undefined, 100);
   if (width !== undefined && !(Number.isInteger(width) && width > 0)) {
     throw new CrosscheckError(
       'INVALID_OPTION',

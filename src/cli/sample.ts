@@ -3,6 +3,7 @@ import { CrosscheckError, isCrosscheckError } from '../errors/index.ts';
 import { type CacheMode, replayMissFacts, type SampleProgress, sampleDataset } from '../llm/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
+import { flagNumber } from './flag-number.ts';
 import { parseFlags } from './parse-flags.ts';
 
 /** Usage of `crosscheck sample`. */
@@ -47,20 +48,8 @@ The API key comes from $CROSSCHECK_LLM_API_KEY or $OPENAI_API_KEY (never from th
 where it would land in shell history and process lists).
 `;
 
-const num = (option: string, raw: string | undefined): number | undefined => {
-  if (raw === undefined) return undefined;
-  const x = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(x)) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `crosscheck sample: --${option} must be a number, got ${JSON.stringify(raw)}.`,
-      {
-        where: `crosscheck sample --${option}`,
-      },
-    );
-  }
-  return x;
-};
+const num = (option: string, raw: string | undefined): number | undefined =>
+  flagNumber('crosscheck sample', option, raw);
 
 const required = (name: string, value: string | undefined, example: string): string => {
   if (value === undefined || value === '') {
@@ -183,7 +172,7 @@ export const runSampleCommand = async (argv: readonly string[]): Promise<number>
     const maxTokens = num('max-tokens', v['max-tokens']);
     const maxRetries = num('max-retries', v['max-retries']);
     const result = await sampleDataset({
-      data: required('data', v.data, '../shared/data/humaneval'),
+      data: required('data', v.data, './humaneval'),
       models: commaList(required('models', v.models, 'gpt-4o-mini')) ?? [],
       n: num('n', required('n', v.n, '10')) as number,
       out: required('out', v.out, 'samples/'),

@@ -7,6 +7,7 @@ import {
 } from '../triangulate/index.ts';
 import { neutralizeControls } from '../values/index.ts';
 import { commaList } from './comma-list.ts';
+import { flagNumber } from './flag-number.ts';
 import { parseFlags } from './parse-flags.ts';
 
 /** Usage of `crosscheck bench triangulation`. */
@@ -35,7 +36,7 @@ Options:
 
 const count = (name: string, raw: string | undefined): number | undefined => {
   if (raw === undefined) return undefined;
-  const x = Number(raw);
+  const x = flagNumber('crosscheck bench triangulation', name, raw) as number;
   if (!Number.isInteger(x) || x <= 0) {
     throw new CrosscheckError(
       'INVALID_OPTION',
@@ -99,7 +100,7 @@ export const runTriangulationCommand = async (argv: readonly string[]): Promise<
     const limit = count('limit', values.limit as string | undefined);
     const samples = count('samples', values.samples as string | undefined);
     const n = count('n', values.n as string | undefined);
-    const seed = values.seed === undefined ? undefined : Number(values.seed);
+    const seed = flagNumber('crosscheck bench triangulation', 'seed', values.seed as string | undefined, 42);
     const timeoutMs = count('timeout-ms', values['timeout-ms'] as string | undefined);
     const models = commaList(values.models);
     const tasks = commaList(values.tasks);

@@ -77,13 +77,8 @@ const fail = (at: FieldAt, rule: string, got: unknown, example: unknown, fix?: s
 export const readSeed = (at: FieldAt, value: unknown, fallback?: number): number => {
   if (value === undefined && fallback !== undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    fail(
-      at,
-      'must be an integer',
-      value,
-      undefined,
-      `Pass e.g. { ${at.field}: ${fallback ?? 42} }; the same seed replays the run.`,
-    );
+    // An example, not a sentence: the CLI words it as a flag (`--seed 42`).
+    fail(at, 'must be an integer', value, fallback ?? 42);
   }
   return value as number;
 };

@@ -30,7 +30,7 @@ describe('crosscheck bench number options', () => {
     // Assert
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(
-      `${option} must be a number, got "lots". Pass e.g. ${option} ${example}.`,
+      `${option} must be a decimal number, got "lots". Pass e.g. ${option} ${example}.`,
     );
   });
 });
@@ -65,4 +65,42 @@ describe('crosscheck bench option rules', () => {
       }
     },
   );
+});
+
+describe('crosscheck flags as typed', () => {
+  it.each([
+    [['--n', '0x10'], 'crosscheck bench: --n must be a decimal number, got "0x10". Pass e.g. --n 1000.'],
+    [
+      ['--n', '5', '--n=7'],
+      'crosscheck bench: `--n` is given more than once ("5", then "7"); it takes one value. Pass it once.',
+    ],
+    [
+      ['--seed', '-1'],
+      'crosscheck bench: the value of `--seed` starts with a dash, which reads as another flag. Write it joined with `=`, e.g. --seed=-1.',
+    ],
+  ])('should refuse %j with a message that says what to type', async (args, message) => {
+    // Act
+    const result = await crosscheck(['bench', '--data', 'anywhere', ...args]);
+    // Assert
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('should word a bad seed as a flag, with no API syntax', async () => {
+    // Arrange
+    const data = mkdtempSync(join(tmpdir(), 'cli-seed-'));
+    writeFileSync(join(data, 'tasks.jsonl'), '');
+    try {
+      // Act
+      const result = await crosscheck(['bench', '--data', data, '--seed', '1.5']);
+      // Assert
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(
+        'crosscheck bench: --seed must be an integer, got 1.5 (number). Pass e.g. --seed 1.',
+      );
+      expect(result.stderr).not.toContain('{ seed');
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,8 +1,15 @@
-import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WORKER_EXEC_ARGV } from '../../src/exec/js/slot.ts';
-import { type Candidate, candidates, closeSandboxPools, defineTask, type Outcome, run } from '../../src/index.ts';
+import {
+  type Candidate,
+  candidates,
+  closeSandboxPools,
+  defineTask,
+  type Outcome,
+  run,
+  type SourceCandidate,
+} from '../../src/index.ts';
 
 // A sandbox worker runs many candidates, one vm context each, in one realm of its own. An object
 // of that realm in a candidate's hands would let it change the built-ins every later context is
@@ -12,7 +19,9 @@ const task = defineTask({ name: 'f' });
 const js = (sources: string[]): Candidate[] =>
   candidates.fromSources(sources, { language: 'javascript', entry: 'f' });
 const show = (row: readonly Outcome[] | undefined): unknown[] =>
-  (row ?? []).map((o) => (o.kind === 'value' ? o.tagged : `${o.kind}:${(o as { name?: string }).name ?? ''}`));
+  (row ?? []).map((o) =>
+    o.kind === 'value' ? o.tagged : `${o.kind}:${(o as { name?: string }).name ?? ''}`,
+  );
 
 // Module and script readings of this text differ: as a module, `await /…/g` is an awaited regular
 // expression; as the script the sandbox runs, `typeof await / grab(import('x')) / g` calls import().
@@ -40,7 +49,7 @@ async function f(x) {
 }
 return { named: f, exported: module.exports, entry: 'f', byDefault: undefined };
 })`;
-  return { ...(c as Candidate), prepared: wrapper };
+  return { ...(c as SourceCandidate), prepared: wrapper };
 };
 
 afterAll(() => closeSandboxPools());
@@ -52,7 +61,7 @@ describe('the JS sandbox worker’s own realm', () => {
     const [asTs] = candidates.fromSources([HIDDEN_IMPORT], { language: 'typescript', entry: 'f' });
 
     // Assert
-    for (const c of [asJs, asTs]) {
+    for (const c of [asJs, asTs] as SourceCandidate[]) {
       expect(c?.problem?.name).toBe('CompileError');
       expect(c?.problem?.message).toMatch(/import\(\) and import\.meta are not available/);
     }
@@ -98,7 +107,12 @@ describe('the JS sandbox worker’s own realm', () => {
 
     // Act
     const report = await new Promise<{ frozen: boolean; contextRealm: boolean }>((resolve, reject) => {
-      const worker = new Worker(source, { eval: true, execArgv: [...WORKER_EXEC_ARGV], env: {}, stderr: true });
+      const worker = new Worker(source, {
+        eval: true,
+        execArgv: [...WORKER_EXEC_ARGV],
+        env: {},
+        stderr: true,
+      });
       worker.stderr.resume();
       worker.once('message', (m) => {
         resolve(m);

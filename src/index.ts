@@ -222,7 +222,7 @@ export type {
   RankMetric,
 } from './stats/index.ts';
 export * as stats from './stats/index.ts';
-export { rankModels } from './stats/index.ts';
+export { minSharedTasks, rankModels } from './stats/index.ts';
 export { defineTask, isTask, type Task, type TaskSpec } from './task/index.ts';
 export * as triangulation from './triangulate/index.ts';
 export {

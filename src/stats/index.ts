@@ -44,6 +44,7 @@ export {
   type EstimateInterval,
   type MetricRanking,
   type ModelIntervals,
+  minSharedTasks,
   type PairSeparation,
   type RankedModel,
   type RankingAnalysis,

@@ -74,11 +74,21 @@ export interface RankedModel {
 export interface PairSeparation {
   readonly better: string;
   readonly worse: string;
-  /** estimate(worse) − estimate(better) (≥ 0) and its simultaneous interval. */
+  /**
+   * Mean over the tasks both models were measured on of worse − better, and its simultaneous
+   * interval. Equal to estimate(worse) − estimate(better) when both have the same tasks; below 0
+   * only when their shared tasks order them against their estimates. Without a shared task:
+   * estimate(worse) − estimate(better) with the interval [−1, 1].
+   */
   readonly difference: number;
   readonly low: number;
   readonly high: number;
-  /** True when the interval excludes 0: `better` is better at the confidence. */
+  /** Tasks both models were measured on: the only tasks the pair is compared on. */
+  readonly sharedTasks: number;
+  /**
+   * True when the interval excludes 0 and the pair shares at least
+   * {@link minSharedTasks}(confidence) tasks: `better` is better at the confidence.
+   */
   readonly separated: boolean;
   /** Share of bootstrap resamples in which `better` is better (ties count half). */
   readonly probabilityBetter: number;
@@ -243,6 +253,39 @@ const ranksOf = (x: ArrayLike<number>): number[] => {
   return out;
 };
 
+/**
+ * The fewest tasks two models must share before a separation at `confidence` can be claimed.
+ * Whatever the test, a claim from k tasks errs with probability at least 2^(1−k) when each task's
+ * difference is as likely to point either way (a tie in truth): flipping the signs of the k
+ * differences gives 2^k equally likely data sets, and a rule symmetric in the two models separates
+ * on the observed one and on its mirror image. Separation at α therefore needs 2^(1−k) ≤ α: six
+ * tasks at 95 %. Necessary, not sufficient: the interval must still exclude 0.
+ * @public
+ */
+export const minSharedTasks = (confidence: number): number =>
+  Math.max(2, Math.ceil(1 - Math.log2(1 - confidence) - 1e-9));
+
+/**
+ * Bounds on the mean of a figure in [lo, hi] whose k per-task values all came out `g`: no spread
+ * observed, which is not a spread of zero. The share q of tasks whose value differs from g is
+ * bounded by the exact binomial bound for 0 such tasks; g is read off the data, so one task only
+ * fixes it and k − 1 tasks test it. The mean is then within q·(g − lo) below and q·(hi − g) above
+ * g, since the other tasks lie anywhere in [lo, hi].
+ */
+const noSpreadBound = (
+  g: number,
+  k: number,
+  alpha: number,
+  lo: number,
+  hi: number,
+): { low: number; high: number } => {
+  const q = k < 2 ? 1 : clopperPearson(0, k - 1, alpha).high;
+  return { low: Math.max(lo, g - q * (g - lo)), high: Math.min(hi, g + q * (hi - g)) };
+};
+
+/** Per-task values closer than this are the same value (sums in another order differ in the last bits). */
+const SAME = 1e-12;
+
 const quantile = (sorted: Float64Array, q: number): number => {
   if (sorted.length === 0) return Number.NaN;
   const pos = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
@@ -264,16 +307,20 @@ const sdOf = (xs: Float64Array, count: number): number => {
 /**
  * The interval of a mean over `tasks` tasks from its bootstrap spread: Student's t with
  * tasks − 1 degrees of freedom and the spread rescaled by √(T/(T−1)) (the bootstrap's variance
- * of a mean of T values is (T−1)/T of the unbiased one). Where every resample gives the same
- * value (every task 0, or every task 1), the exact binomial bound over the tasks instead of a
- * zero-width interval.
+ * of a mean of T values is (T−1)/T of the unbiased one). Where every task gave the same value
+ * (`constant`: every task 0, or every task 0.25), the bound of {@link noSpreadBound} instead of a
+ * zero-width interval; the candidates' spread within the tasks is already in those values.
  */
-const meanInterval = (estimate: number, sd: number, tasks: number, alpha: number): EstimateInterval => {
-  if (tasks < 2 || Number.isNaN(sd)) return { estimate, low: 0, high: 1 };
-  if (sd === 0) {
-    if (estimate <= 0) return { estimate, low: 0, high: clopperPearson(0, tasks, alpha).high };
-    if (estimate >= 1) return { estimate, low: clopperPearson(tasks, tasks, alpha).low, high: 1 };
-  }
+const meanInterval = (
+  estimate: number,
+  sd: number,
+  tasks: number,
+  alpha: number,
+  constant: boolean,
+): EstimateInterval => {
+  if (constant) return { estimate, ...noSpreadBound(estimate, tasks, alpha, 0, 1) };
+  // Differing tasks whose resamples never differ: nothing to read a spread from.
+  if (tasks < 2 || !(sd > 0)) return { estimate, low: 0, high: 1 };
   const half = tQuantile(1 - alpha / 2, tasks - 1) * sd * Math.sqrt(tasks / (tasks - 1));
   return { estimate, low: Math.max(0, estimate - half), high: Math.min(1, estimate + half) };
 };
@@ -311,23 +358,61 @@ const prepare = (observations: readonly RankingObservation[]): Prepared => {
   return { models, tasks, incoherence: flatten(dis), error: anyError ? flatten(err) : null, n };
 };
 
+interface Point {
+  readonly estimate: Float64Array;
+  readonly tasks: Int32Array;
+  /** 1 where every task of the model gave the same value. */
+  readonly constant: Uint8Array;
+  /** The cell means (model·T + task), NaN where the model was not measured. */
+  readonly cells: Float64Array;
+}
+
 /** Mean over a model's tasks of its cell means: the point estimate. */
-const pointEstimates = (flat: Flat, M: number, T: number): { estimate: Float64Array; tasks: Int32Array } => {
+const pointEstimates = (flat: Flat, M: number, T: number): Point => {
   const estimate = new Float64Array(M).fill(Number.NaN);
   const tasks = new Int32Array(M);
+  const constant = new Uint8Array(M);
   for (let j = 0; j < M; j++) {
     let sum = 0;
     let count = 0;
+    let first = Number.NaN;
+    let same = true;
     for (let t = 0; t < T; t++) {
       const v = flat.mean[j * T + t] as number;
       if (Number.isNaN(v)) continue;
+      if (count === 0) first = v;
+      else if (Math.abs(v - first) > SAME) same = false;
       sum += v;
       count++;
     }
     tasks[j] = count;
+    constant[j] = same ? 1 : 0;
     if (count > 0) estimate[j] = sum / count;
   }
-  return { estimate, tasks };
+  return { estimate, tasks, constant, cells: flat.mean };
+};
+
+/** Index of the pair x < y among M models, in the order of the loops `for x, for y > x`. */
+const pairIndex = (x: number, y: number, M: number): number => x * M - (x * (x + 1)) / 2 + (y - x - 1);
+
+/**
+ * Every pair's difference of means over the drawn tasks both were measured on (`cells` holds
+ * each model's resampled value per draw, NaN where it has none): the pair is compared on its
+ * shared tasks only, never on tasks one of them lacks.
+ */
+const pairMeans = (cells: Float64Array, M: number, T: number, out: Float64Array): void => {
+  for (let x = 0; x < M; x++)
+    for (let y = x + 1; y < M; y++) {
+      let sum = 0;
+      let count = 0;
+      for (let d = 0; d < T; d++) {
+        const d2 = (cells[x * T + d] as number) - (cells[y * T + d] as number);
+        if (Number.isNaN(d2)) continue;
+        sum += d2;
+        count++;
+      }
+      out[pairIndex(x, y, M)] = count === 0 ? Number.NaN : sum / count;
+    }
 };
 
 /**
@@ -345,8 +430,10 @@ const resampleMeans = (
   random: () => number,
   projection: boolean,
   out: Float64Array,
+  cells: Float64Array,
 ): void => {
   const { values, start, mean } = flat;
+  cells.fill(Number.NaN);
   for (let j = 0; j < M; j++) {
     let sum = 0;
     let count = 0;
@@ -358,7 +445,9 @@ const resampleMeans = (
       const k = (start[c + 1] as number) - from;
       let s = 0;
       for (let i = 0; i < k; i++) s += values[from + Math.floor(random() * k)] as number;
-      sum += projection ? base + 2 * (s / k - base) : s / k;
+      const v = projection ? base + 2 * (s / k - base) : s / k;
+      cells[j * T + d] = v;
+      sum += v;
       count++;
     }
     out[j] = count === 0 ? Number.NaN : sum / count;
@@ -368,30 +457,54 @@ const resampleMeans = (
 const rankMetric = (
   metric: RankMetric,
   models: readonly string[],
-  point: { estimate: Float64Array; tasks: Int32Array },
+  point: Point,
   boot: Float64Array[],
+  pairBoot: Float64Array[],
   stable: { whole: number; perModel: Float64Array },
   alpha: number,
   T: number,
 ): MetricRanking => {
+  const M = models.length;
   const present = models.map((_, j) => j).filter((j) => (point.tasks[j] as number) > 0);
   const P = present.length;
   const B = boot.length;
   const est = present.map((j) => point.estimate[j] as number);
-  // Pairwise differences and their bootstrap spread; the max-|t| over all pairs gives one
-  // critical value for every pair: the chance of any false separation stays at most α.
-  type Pair = { a: number; b: number; diff: number; sd: number; share: number };
+  const minShared = minSharedTasks(1 - alpha);
+  // Each pair on the tasks both models were measured on: its difference there (a − b), how many
+  // such tasks, whether they all gave the same difference, and its bootstrap spread.
+  type Pair = {
+    a: number;
+    b: number;
+    diff: number;
+    shared: number;
+    constant: boolean;
+    sd: number;
+    share: number;
+    index: number;
+  };
   const pairs: Pair[] = [];
   const scratch = new Float64Array(B);
   for (let x = 0; x < P; x++)
     for (let y = x + 1; y < P; y++) {
       const ja = present[x] as number;
       const jb = present[y] as number;
+      let sum = 0;
+      let shared = 0;
+      let first = Number.NaN;
+      let constant = true;
+      for (let t = 0; t < T; t++) {
+        const d = (point.cells[ja * T + t] as number) - (point.cells[jb * T + t] as number);
+        if (Number.isNaN(d)) continue;
+        if (shared === 0) first = d;
+        else if (Math.abs(d - first) > SAME) constant = false;
+        sum += d;
+        shared++;
+      }
+      const index = pairIndex(ja, jb, M);
       let count = 0;
       let better = 0;
       for (let b = 0; b < B; b++) {
-        const r = boot[b] as Float64Array;
-        const d = (r[ja] as number) - (r[jb] as number);
+        const d = (pairBoot[b] as Float64Array)[index] as number;
         if (Number.isNaN(d)) continue;
         scratch[count++] = d;
         better += d < 0 ? 1 : d === 0 ? 0.5 : 0;
@@ -399,48 +512,71 @@ const rankMetric = (
       pairs.push({
         a: x,
         b: y,
-        diff: (est[x] as number) - (est[y] as number),
+        diff: shared === 0 ? Number.NaN : sum / shared,
+        shared,
+        constant,
         sd: sdOf(scratch, count),
         share: count === 0 ? 0.5 : better / count,
+        index,
       });
     }
+  // Only pairs sharing enough tasks can be separated; α is split between them (Bonferroni): the
+  // pairs whose shared tasks all gave the same difference get α/E each from their no-spread bound,
+  // the others share the rest through the max-t. The chance of any false separation stays ≤ α.
+  const eligible = pairs.filter((p) => p.shared >= minShared);
+  const bounded = eligible.filter((p) => p.constant).length;
+  const alphaEach = eligible.length === 0 ? alpha : alpha / eligible.length;
+  const family = eligible.filter((p) => !p.constant && p.sd > 0);
+  const alphaFamily = eligible.length === 0 ? alpha : (alpha * (eligible.length - bounded)) / eligible.length;
+  // The max-|t| over the family gives one critical value for all its pairs.
   const maxT = new Float64Array(B);
   for (let b = 0; b < B; b++) {
-    const r = boot[b] as Float64Array;
+    const r = pairBoot[b] as Float64Array;
     let worst = 0;
-    for (const p of pairs) {
-      if (!(p.sd > 0)) continue;
-      const d = (r[present[p.a] as number] as number) - (r[present[p.b] as number] as number);
+    for (const p of family) {
+      const d = r[p.index] as number;
       if (Number.isNaN(d)) continue;
       worst = Math.max(worst, Math.abs(d - p.diff) / p.sd);
     }
     maxT[b] = worst;
   }
   maxT.sort();
-  const c = quantile(maxT, 1 - alpha);
-  // Few tasks: the bootstrap's normal-like max-t, carried to Student's t with T − 1 degrees of freedom.
-  const critical =
-    T >= 2 ? tQuantile(normalCdf(c), T - 1) * Math.sqrt(T / (T - 1)) : Number.POSITIVE_INFINITY;
+  const c = quantile(maxT, 1 - alphaFamily);
+  // Few tasks: the bootstrap's normal-like max-t, carried to Student's t with k − 1 degrees of
+  // freedom for the k tasks the pair shares (not the T of the whole benchmark).
+  const criticalFor = (k: number): number =>
+    k >= 2 ? tQuantile(normalCdf(c), k - 1) * Math.sqrt(k / (k - 1)) : Number.POSITIVE_INFINITY;
   const separations: PairSeparation[] = [];
   const beats = Array.from({ length: P }, () => new Set<number>());
   for (const p of pairs) {
-    // A pair seen together in fewer than two resamples has no spread: never separated, and its
-    // interval is every difference.
-    const half = Number.isNaN(p.sd) ? Number.POSITIVE_INFINITY : critical * p.sd;
-    const separated = p.sd === 0 ? p.diff !== 0 && T >= 2 : Math.abs(p.diff) > half;
+    const overall = (est[p.a] as number) - (est[p.b] as number);
     const aBetter =
-      p.diff < 0 ||
-      (p.diff === 0 &&
+      overall < 0 ||
+      (overall === 0 &&
         (models[present[p.a] as number] as string) <= (models[present[p.b] as number] as string));
     const [win, lose] = aBetter ? [p.a, p.b] : [p.b, p.a];
+    // worse − better on the shared tasks; without a shared task, the estimates' gap and no bound.
+    const gap = p.shared === 0 ? Math.abs(overall) : aBetter ? -p.diff : p.diff;
+    let low = -1;
+    let high = 1;
+    if (p.shared > 0 && p.constant) {
+      ({ low, high } = noSpreadBound(gap, p.shared, p.shared >= minShared ? alphaEach : alpha, -1, 1));
+    } else if (p.shared >= minShared && p.sd > 0) {
+      // Fewer shared tasks support no interval at this confidence (see minSharedTasks), and a pair
+      // seen together in fewer than two resamples has no spread (sd NaN): every difference.
+      const half = criticalFor(p.shared) * p.sd;
+      low = Math.max(-1, gap - half);
+      high = Math.min(1, gap + half);
+    }
+    const separated = p.shared >= minShared && low > 0;
     if (separated) (beats[win] as Set<number>).add(lose);
-    const gap = Math.abs(p.diff);
     separations.push({
       better: models[present[win] as number] as string,
       worse: models[present[lose] as number] as string,
       difference: gap,
-      low: Math.max(-1, gap - half),
-      high: Math.min(1, gap + half),
+      low,
+      high,
+      sharedTasks: p.shared,
       separated,
       probabilityBetter: aBetter ? p.share : 1 - p.share,
     });
@@ -475,6 +611,7 @@ const rankMetric = (
       sdOf(draws, draws.length),
       point.tasks[j] as number,
       alpha,
+      point.constant[j] === 1,
     );
     return {
       model: models[j] as string,
@@ -593,7 +730,10 @@ export const rankModels = (
   const { models, tasks } = data;
   const M = models.length;
   const T = tasks.length;
-  const work = o.resamples * (data.incoherence.values.length + (data.error?.values.length ?? 0) + M * T);
+  // Per resample: every candidate drawn, every cell, and every pair over the drawn tasks.
+  const work =
+    o.resamples *
+    (data.incoherence.values.length + (data.error?.values.length ?? 0) + M * T + ((M * (M - 1)) / 2) * T);
   if (work > MAX_WORK)
     throw optionError({
       where: WHERE,
@@ -609,6 +749,9 @@ export const rankModels = (
     error: data.error ? pointEstimates(data.error, M, T) : null,
   };
   const boot = { incoherence: [] as Float64Array[], error: [] as Float64Array[] };
+  const pairBoot = { incoherence: [] as Float64Array[], error: [] as Float64Array[] };
+  const cells = new Float64Array(M * T);
+  const pairCount = (M * (M - 1)) / 2;
   const drawn = new Int32Array(T);
   const shareDraws: number[] = [];
   const meanDraws: number[] = [];
@@ -618,12 +761,18 @@ export const rankModels = (
   for (let b = 0; b < o.resamples; b++) {
     for (let d = 0; d < T; d++) drawn[d] = Math.floor(random() * T);
     const inc = new Float64Array(M);
-    resampleMeans(figures.incoherence, M, T, drawn, random, true, inc);
+    resampleMeans(figures.incoherence, M, T, drawn, random, true, inc, cells);
     boot.incoherence.push(inc);
+    const incPairs = new Float64Array(pairCount);
+    pairMeans(cells, M, T, incPairs);
+    pairBoot.incoherence.push(incPairs);
     if (figures.error) {
       const err = new Float64Array(M);
-      resampleMeans(figures.error, M, T, drawn, random, false, err);
+      resampleMeans(figures.error, M, T, drawn, random, false, err, cells);
       boot.error.push(err);
+      const errPairs = new Float64Array(pairCount);
+      pairMeans(cells, M, T, errPairs);
+      pairBoot.error.push(errPairs);
       // Table 4's agreement over the drawn tasks: shares of tasks with error 0 and incoherence 0.
       correct.fill(0);
       coherent.fill(0);
@@ -661,6 +810,7 @@ export const rankModels = (
     models,
     points.incoherence,
     boot.incoherence,
+    pairBoot.incoherence,
     stability(data.incoherence, points.incoherence.estimate),
     alpha,
     T,
@@ -672,6 +822,7 @@ export const rankModels = (
           models,
           points.error,
           boot.error,
+          pairBoot.error,
           stability(data.error, points.error.estimate),
           alpha,
           T,

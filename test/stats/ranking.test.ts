@@ -69,9 +69,9 @@ describe('rankModels', () => {
     const observations = syntheticObservations({ perfect: 0, other: 0.5 }, { tasks: 20, m: 3 });
     // Act
     const perfect = rankModels(observations).models.find((m) => m.model === 'perfect')!;
-    // Assert: 1 − 0.025^(1/20) ≈ 0.168
+    // Assert: 1 − 0.025^(1/19) ≈ 0.176 (the value 0 is read off the data: 19 tasks test it)
     expect(perfect.error!.estimate).toBe(0);
-    expect(perfect.error!.high).toBeCloseTo(1 - 0.025 ** (1 / 20), 3);
+    expect(perfect.error!.high).toBeCloseTo(1 - 0.025 ** (1 / 19), 3);
   });
 
   it('should give a finite interval to a model measured on only some of the tasks', () => {

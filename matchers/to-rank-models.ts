@@ -6,7 +6,7 @@ import {
   orderRecord,
   rankTaskPoints,
 } from '../src/report/index.ts';
-import type { MetricRanking, RankingAnalysis } from '../src/stats/index.ts';
+import { type MetricRanking, minSharedTasks, type RankingAnalysis } from '../src/stats/index.ts';
 import { type CrosscheckMatcherResult, type MatcherContext, recordContext } from './context.ts';
 import { formatMessage, misuse, num, pct } from './message.ts';
 import type { RankModelsOptions } from './types.ts';
@@ -74,8 +74,9 @@ const rankingOf = (received: unknown, confidence: number): RankingAnalysis | nul
 };
 
 /** Each stated "above over below" (every pair of the order, not only neighbours) and whether the ranking separates it. */
-const unsupportedPairs = (ranking: MetricRanking, order: readonly string[]) => {
+const unsupportedPairs = (ranking: MetricRanking, order: readonly string[], confidence: number) => {
   const out: { above: string; below: string; reason: string }[] = [];
+  const need = minSharedTasks(confidence);
   for (let i = 0; i < order.length; i++)
     for (let j = i + 1; j < order.length; j++) {
       const above = order[i] as string;
@@ -89,6 +90,18 @@ const unsupportedPairs = (ranking: MetricRanking, order: readonly string[]) => {
       }
       const interval = `difference ${num(pair.difference)} [${num(pair.low)}, ${num(pair.high)}]`;
       if (pair.better === above && pair.separated) continue;
+      // Too few shared tasks: no figure could have separated them, so say that rather than a spread.
+      if (typeof pair.sharedTasks === 'number' && pair.sharedTasks < need) {
+        out.push({
+          above,
+          below,
+          reason:
+            pair.sharedTasks === 0
+              ? `not comparable: ${above} and ${below} have no task in common, and a pair is compared only on the tasks both were measured on`
+              : `not comparable: ${above} and ${below} share ${pair.sharedTasks} task${pair.sharedTasks === 1 ? '' : 's'}; separating at ${pct(confidence)} takes at least ${need} (with k shared tasks, even k differences all one way happen by chance with probability 2^(1−k))`,
+        });
+        continue;
+      }
       if (pair.better === above)
         out.push({
           above,
@@ -156,7 +169,7 @@ export function toRankModels(
       `The ranked models are ${[...known].join(', ')}.`,
       toRankModels,
     );
-  const unsupported = unsupportedPairs(ranking, order);
+  const unsupported = unsupportedPairs(ranking, order, o.confidence);
   const pass = unsupported.length === 0;
   const ranks = order.map((model) => {
     const r = ranking.models.find((m) => m.model === model);

@@ -1,4 +1,9 @@
-import type { EstimateInterval, MetricRanking, RankingAnalysis } from '../stats/index.ts';
+import {
+  type EstimateInterval,
+  type MetricRanking,
+  minSharedTasks,
+  type RankingAnalysis,
+} from '../stats/index.ts';
 import { GLYPHS } from './figures.ts';
 import type { CrosscheckReport } from './report.ts';
 import { escapeXml } from './svg.ts';
@@ -83,6 +88,28 @@ const rankings = (a: RankingAnalysis): MetricRanking[] =>
 const groupsText = (r: MetricRanking): string =>
   r.groups.map((g) => (g.length === 1 ? g[0] : `{${g.join(', ')}}`)).join(' > ');
 
+/** Listed by name up to this many; the rest are counted. */
+const MAX_LISTED = 8;
+
+/**
+ * The pairs that could not be separated whatever their figures, because the two models share no
+ * task or too few: said outright, so that "cannot be told apart" is not read as "measured alike".
+ * Reports written before pairs carried `sharedTasks` have nothing to say here.
+ */
+const fewSharedText = (r: MetricRanking, confidence: number): string | null => {
+  const need = minSharedTasks(confidence);
+  const few = r.pairs.filter((p) => typeof p.sharedTasks === 'number' && p.sharedTasks < need);
+  if (few.length === 0) return null;
+  const named = few
+    .slice(0, MAX_LISTED)
+    .map(
+      (p) =>
+        `${p.better}–${p.worse} (${p.sharedTasks === 0 ? 'no task in common' : `${p.sharedTasks} shared task${p.sharedTasks === 1 ? '' : 's'}`})`,
+    );
+  const more = few.length > MAX_LISTED ? ` and ${few.length - MAX_LISTED} more` : '';
+  return `not comparable: ${named.join(', ')}${more}; a pair is compared only on the tasks both models were measured on, and separating at ${pct(confidence)} takes at least ${need} of them`;
+};
+
 const agreementText = (a: RankingAnalysis): string | null => {
   if (!a.agreement) return null;
   const parts = [
@@ -96,7 +123,7 @@ const agreementText = (a: RankingAnalysis): string | null => {
 };
 
 const methodText = (a: RankingAnalysis): string =>
-  `${pct(a.confidence)} intervals: two-stage bootstrap over ${a.tasks} tasks and the candidates within each (${a.resamples} resamples, seed ${a.seed}); rank intervals and groups from simultaneous pairwise intervals (max-t), so the chance of any false separation is at most ${pct(1 - a.confidence)}.`;
+  `${pct(a.confidence)} intervals: two-stage bootstrap over ${a.tasks} tasks and the candidates within each (${a.resamples} resamples, seed ${a.seed}); rank intervals and groups from simultaneous pairwise intervals (max-t) on the tasks each pair shares, so the chance of any false separation is at most ${pct(1 - a.confidence)}.`;
 
 /** The ranking as lines of plain text (terminal, `crosscheck bench`). @public */
 export const rankingLines = (a: RankingAnalysis): string[] => {
@@ -130,8 +157,10 @@ export const rankingLines = (a: RankingAnalysis): string[] => {
           .join('  ')
           .trimEnd(),
       );
+    const few = fewSharedText(r, a.confidence);
     lines.push(
       `groups that cannot be told apart: ${groupsText(r)}`,
+      ...(few ? [few] : []),
       `seed stability: ${pct(r.seedStability)} of input redraws reproduce the whole order`,
     );
   }
@@ -161,6 +190,8 @@ export const rankingMarkdown = (a: RankingAnalysis): string[] => {
       '',
       `Groups that cannot be told apart: ${mdCell(groupsText(r))}. Seed stability: ${pct(r.seedStability)} of input redraws reproduce the whole order.`,
     );
+    const few = fewSharedText(r, a.confidence);
+    if (few) lines.push('', `${mdCell(`${few[0]?.toUpperCase()}${few.slice(1)}`)}.`);
   }
   const agree = agreementText(a);
   if (agree) lines.push('', `${agree[0]?.toUpperCase()}${agree.slice(1)}.`);
@@ -244,6 +275,8 @@ export const rankingHtml = (a: RankingAnalysis): string => {
       '</tbody></table>',
       `<p>Groups that cannot be told apart: ${e(groupsText(r))}. Seed stability: ${pct(r.seedStability)} of input redraws reproduce the whole order.</p>`,
     );
+    const few = fewSharedText(r, a.confidence);
+    if (few) out.push(`<p>${e(`${few[0]?.toUpperCase()}${few.slice(1)}`)}.</p>`);
   }
   const agree = agreementText(a);
   if (agree) out.push(`<p>${e(agree)}.</p>`);

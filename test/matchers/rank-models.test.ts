@@ -72,6 +72,26 @@ describe('toRankModels', () => {
     expect(row.intervals.incoherence).toMatchObject({ rank: 1, rankLow: 1, rankHigh: 1 });
   });
 
+  it('should fail, saying why, for models with no task in common or too few shared tasks', () => {
+    // Arrange: a on tasks 0–9 at 0, b on tasks 10–19 at 0.9, c on tasks 0–1 at 1
+    const at = (model: string, value: number, tasks: number[]) =>
+      tasks.map((t) => ({ model, task: `t${t}`, disagreement: [value, value], error: null, n: 100 }));
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+    const apart = rankModels([
+      ...at('a', 0, range(0, 10)),
+      ...at('b', 0.9, range(10, 20)),
+      ...at('c', 1, [0, 1]),
+    ]);
+    // Act
+    const message = failure(() => expect(apart).toRankModels(['a', 'b', 'c']));
+    // Assert
+    expect(message).toMatch(/a above b: not comparable: a and b have no task in common/);
+    expect(message).toMatch(
+      /a above c: not comparable: a and c share 2 tasks; separating at 95% takes at least 6/,
+    );
+    expect(apart).not.toRankModels(['a', 'b']);
+  });
+
   it('should refuse bad input with a CrosscheckError that says what to fix', () => {
     expect(() => expect(far).toRankModels(['good'])).toThrow(
       /`order` must list at least two distinct model names/,

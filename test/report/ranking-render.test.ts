@@ -71,6 +71,26 @@ describe('the ranking in reports', () => {
     expect(html).toContain('<td class="num">1 [1–1]</td>');
   });
 
+  it('should say which pairs could not be compared for lack of shared tasks', () => {
+    // Arrange: delta measured only on tasks nobody else has
+    const apart = createReport(
+      [
+        ...records,
+        ...Array.from({ length: 10 }, (_, t) =>
+          coherence({ task: `only${t}`, model: 'delta', incoherence: 0.9, error: 0.9 }),
+        ),
+      ].map((r) => parseRecord(r)),
+      { framework: 'vitest', shard: null },
+    );
+    // Act & Assert
+    for (const text of [
+      renderTerminal(apart, { color: false, width: 400 }),
+      renderMarkdown(apart),
+      renderHtml(apart),
+    ])
+      expect(text).toMatch(/alpha–delta \(no task in common\)/);
+  });
+
   it('should render a report whose bench ranking is damaged without it, not crash', () => {
     // Arrange: a hand-edited bench section.
     const damaged = { ...JSON.parse(renderJson(report())), bench: { ranking: { rankings: 'x' } } };

@@ -186,10 +186,11 @@ export interface CrosscheckMatchers<R = unknown> {
   toRankLike(expected: Scores, options: RankLikeOptions): R;
   /**
    * The report supports the stated order of models (best first) at the confidence: for every
-   * stated pair "a above b", the simultaneous interval of their difference (two-stage bootstrap
-   * over tasks and candidates, max-t over all pairs) lies on a's side of 0. The received value is
-   * a crosscheck report (bench or test reporter), a bench result or a `rankModels` analysis.
-   * Fails listing each unsupported pair and why (not separated, or reversed).
+   * stated pair "a above b", the simultaneous interval of their difference over the tasks both
+   * were measured on (two-stage bootstrap over tasks and candidates, max-t over all pairs) lies on
+   * a's side of 0, and they share at least `minSharedTasks(confidence)` tasks. The received value
+   * is a crosscheck report (bench or test reporter), a bench result or a `rankModels` analysis.
+   * Fails listing each unsupported pair and why (not separated, reversed, or not comparable).
    *
    * @example
    * ```ts

@@ -51,22 +51,24 @@ describe('renderTerminal', () => {
         Spearman(coherent share, correct share)  0.87 (n = 3, too few points to judge: fewer than 5)
 
         Ranking with uncertainty
-        95% intervals: two-stage bootstrap over 3 tasks and the candidates within each (1000 resamples, seed 0); rank intervals and groups from simultaneous pairwise intervals (max-t), so the chance of any false separation is at most 5%.
+        95% intervals: two-stage bootstrap over 3 tasks and the candidates within each (1000 resamples, seed 0); rank intervals and groups from simultaneous pairwise intervals (max-t) on the tasks each pair shares, so the chance of any false separation is at most 5%.
 
         ranked by mean incoherence (lower is better):
         rank [interval]  group  model  mean incoherence [interval]  detection rate [interval]  seed-stable
-        1 [1–3]          1      alpha  0.000 [0.000, 0.708]         —                          100%
+        1 [1–3]          1      alpha  0.000 [0.000, 0.842]         —                          100%
         2 [1–3]          1      gamma  0.067 [0.000, 0.353]         0.500 [0.013, 0.987]       100%
         3 [1–3]          1      beta   0.133 [0.000, 0.704]         1.000 [0.025, 1.000]       100%
         groups that cannot be told apart: {alpha, gamma, beta}
+        not comparable: alpha–beta (3 shared tasks), alpha–gamma (3 shared tasks), gamma–beta (3 shared tasks); a pair is compared only on the tasks both models were measured on, and separating at 95% takes at least 6 of them
         seed stability: 100% of input redraws reproduce the whole order
 
         ranked by mean error (lower is better):
         rank [interval]  group  model  mean error [interval]  detection rate [interval]  seed-stable
-        1 [1–3]          1      alpha  0.000 [0.000, 0.708]   —                          100%
+        1 [1–3]          1      alpha  0.000 [0.000, 0.842]   —                          100%
         2 [1–3]          1      beta   0.100 [0.000, 0.528]   1.000 [0.025, 1.000]       100%
         3 [1–3]          1      gamma  0.367 [0.000, 1.000]   0.500 [0.013, 0.987]       100%
         groups that cannot be told apart: {alpha, beta, gamma}
+        not comparable: alpha–beta (3 shared tasks), alpha–gamma (3 shared tasks), beta–gamma (3 shared tasks); a pair is compared only on the tasks both models were measured on, and separating at 95% takes at least 6 of them
         seed stability: 100% of input redraws reproduce the whole order
 
         agreement of the incoherence and error rankings (Spearman): ρ = 0.866 [0.500, 1.000] on the shares of tasks with error 0 and incoherence 0; ρ = 0.500 [0.000, 1.000] on the mean figures

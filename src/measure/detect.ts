@@ -71,7 +71,11 @@ export interface IncoherentDetection<A extends Args = Args> extends DetectionBas
 export interface CoherentDetection extends DetectionBase {
   readonly verdict: 'coherent';
   readonly witness: null;
-  /** "incoherence ≤ ε with confidence 1 − δ (for these m candidates and this Gen)". */
+  /**
+   * "incoherence ≤ ε with confidence 1 − δ (for these m candidates and this Gen)"; from a fixed
+   * list longer than N, "… and the uniform distribution over these k fixed inputs (draws with
+   * replacement)": N rows drawn with the seed, never the list's first N.
+   */
   readonly certificate: string;
   readonly reason: null;
 }
@@ -108,7 +112,8 @@ const fmt = (x: number): string => String(Number(x.toPrecision(6)));
 
 /**
  * The certificate text of a coherent run. `excluded`: what `unknown: 'exclude'` left out, which
- * the claim then covers only in part, so the text says it.
+ * the claim then covers only in part, so the text says it. `population`: the distribution the
+ * inputs were drawn from, as `drawInputs` names it (a fixed list is not "this Gen").
  * @public
  */
 export const certificateText = (
@@ -116,8 +121,9 @@ export const certificateText = (
   delta: number,
   m: number,
   excluded: string | null = null,
+  population = 'this Gen',
 ): string =>
-  `incoherence ≤ ${fmt(epsilon)} with confidence ${fmt(1 - delta)} (for these ${m} candidates and this Gen${excluded === null ? '' : `; ${excluded}`})`;
+  `incoherence ≤ ${fmt(epsilon)} with confidence ${fmt(1 - delta)} (for these ${m} candidates and ${population}${excluded === null ? '' : `; ${excluded}`})`;
 
 /**
  * PAC detection (Theorem 4.3 of the incoherence paper): run inputs in order and stop at the first
@@ -142,7 +148,8 @@ export const detect = async <A extends Args>(
   const required = pacDetectionSamples(epsilon, delta);
   // N counts i.i.d. draws; each distinct value runs once and counts as often as it was drawn.
   // Whether N draws show a disagreement does not depend on the order they are checked in.
-  const { inputs, weights, draws, lost } = await drawInputs(r, required);
+  const { inputs, weights, draws, lost, population } = await drawInputs(r, required);
+  const isGen = r.gen !== null;
   const loss = referenceLoss(lost, 0, r.rules.unknown);
   let next = 0;
   let inputsRun = 0;
@@ -196,7 +203,7 @@ export const detect = async <A extends Args>(
   }
   const base = {
     task: task.name,
-    gen: r.genDescription,
+    gen: population,
     seed: r.seed,
     equality: r.equalityName,
     m: candidates.length,
@@ -250,7 +257,13 @@ export const detect = async <A extends Args>(
       ...base,
       verdict: 'coherent',
       witness: null,
-      certificate: certificateText(epsilon, delta, candidates.length, base.excluded),
+      certificate: certificateText(
+        epsilon,
+        delta,
+        candidates.length,
+        base.excluded,
+        isGen ? 'this Gen' : population,
+      ),
       reason: null,
       durationMs: performance.now() - started,
     };

@@ -49,7 +49,11 @@ export interface CandidateError {
 /** What {@link measure} found. Guarantees hold for these m candidates and this Gen. @public */
 export interface Measurement<A extends Args = Args> {
   readonly task: string;
-  /** Which input distribution (the Gen's description, or "k fixed inputs"). */
+  /**
+   * Which input distribution: the Gen's description; "these k fixed inputs" when the whole list
+   * ran (the figures are exact about it); or "the uniform distribution over these k fixed inputs
+   * (draws with replacement)" when `n` is below the list's length (`n` rows drawn with the seed).
+   */
   readonly gen: string;
   readonly seed: number;
   readonly estimator: Estimator;
@@ -326,7 +330,7 @@ export const measure = async <A extends Args>(
 
   return {
     task: task.name,
-    gen: r.genDescription,
+    gen: drawn.population,
     seed: r.seed,
     estimator,
     interval: estimator === 'all-pairs' ? 'Hoeffding ∩ empirical Bernstein' : 'Hoeffding',

@@ -12,6 +12,7 @@ import {
 } from '../errors/index.ts';
 import { RUN_LIMIT_KEYS, type RunOptions } from '../exec/index.ts';
 import { argsKey, isCrosscheckGen } from '../inputs/index.ts';
+import { mulberry32 } from '../stats/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { comparator, type Equality, equalityName } from '../values/index.ts';
 import { type CellRules, defaultEquality, type UnknownPolicy } from './agreement.ts';
@@ -19,7 +20,8 @@ import { type CellRules, defaultEquality, type UnknownPolicy } from './agreement
 /** Options shared by {@link measure} and {@link detect}. All optional. @public */
 export interface CommonOptions<A extends Args = Args> {
   /**
-   * The inputs: a Gen (drawn with `seed`) or a fixed list of argument tuples.
+   * The inputs: a Gen (drawn with `seed`) or a fixed list of argument tuples (run whole, or, when
+   * fewer draws are needed than it has rows, drawn uniformly with replacement with `seed`).
    * @defaultValue the task's `inputs`
    */
   inputs?: Gen<A> | readonly A[];
@@ -65,7 +67,8 @@ export type Estimator = 'all-pairs' | 'paired';
 /** Options of {@link measure}. @public */
 export interface MeasureOptions<A extends Args = Args> extends CommonOptions<A> {
   /**
-   * Inputs to draw from a Gen (a fixed list is used whole unless `n` is given).
+   * Inputs to draw from a Gen. A fixed list runs whole unless `n` is below its length; then `n`
+   * rows are drawn uniformly with replacement with `seed` (never the list's first `n`).
    * @defaultValue 1000
    */
   n?: number;
@@ -253,7 +256,7 @@ export const resolveCommon = <A extends Args>(
 
 /**
  * The inputs of a run: distinct argument tuples, each standing for `weights[k]` i.i.d. draws from
- * the Gen (1 each for a fixed list). Estimates average over draws, so they stay unbiased for the
+ * the Gen or the fixed list (1 each when the whole list runs). Estimates average over draws, so they stay unbiased for the
  * Gen when it repeats values, while each distinct input runs once. @internal
  */
 export interface DrawnInputs<A extends Args = Args> {
@@ -266,10 +269,15 @@ export interface DrawnInputs<A extends Args = Args> {
    * reason: left out of `inputs`. Empty for fixed inputs and Gens without a reference filter.
    */
   readonly lost: Readonly<Record<string, number>>;
+  /**
+   * The distribution the figures speak for: the Gen's description, "these k fixed inputs" (the
+   * whole list ran) or "the uniform distribution over these k fixed inputs" (`n` of them drawn).
+   */
+  readonly population: string;
 }
 
 /** Groups draws by canonical key, in order of first draw. @internal */
-export const groupDraws = <A extends Args>(draws: readonly A[]): DrawnInputs<A> => {
+export const groupDraws = <A extends Args>(draws: readonly A[]): Omit<DrawnInputs<A>, 'population'> => {
   const at = new Map<string, number>();
   const inputs: A[] = [];
   const weights: number[] = [];
@@ -325,8 +333,25 @@ export const referenceLossText = (loss: ReferenceLoss): string => {
     : `the reference did not answer on ${loss.inputs} inputs (${why}), so a candidate wrong exactly there would go unseen; raise the reference's timeoutMs or budgetMs, or pass unknown: 'exclude' to measure only the inputs it answered`;
 };
 /**
+ * What a fixed list stands for once drawn: the whole list (every row ran once, so the figures are
+ * exact about it) or uniform draws with replacement from it (i.i.d., so the intervals and the
+ * certificate hold for the uniform distribution over the list). @internal
+ */
+export const fixedListText = (rows: number, sampled: boolean): string =>
+  sampled
+    ? `the uniform distribution over these ${rows} fixed inputs (draws with replacement)`
+    : `these ${rows} fixed inputs`;
+
+/** Offsets the list draws' seed, so they are not the stream of the `paired` estimator. */
+const LIST_SEED = 0x1f2e3d4c;
+
+/**
  * Draws (or takes) the inputs: `n` i.i.d. draws from a Gen with the seed, grouped into distinct
- * inputs with multiplicities; or the first `n` of a fixed list, each once. @internal
+ * inputs with multiplicities. From a fixed list: the whole list, each row once, when `n` is
+ * absent or not below its length; else `n` uniform draws with replacement, seeded. A prefix
+ * would not do: a list is often ordered (by size, by case), and its first rows are not a sample
+ * of it. With replacement, so the draws are i.i.d. and every guarantee for a Gen holds for the
+ * uniform distribution over the list. @internal
  */
 export const drawInputs = async <A extends Args>(
   r: Resolved<A>,
@@ -336,10 +361,25 @@ export const drawInputs = async <A extends Args>(
   if (r.gen && isCrosscheckGen(r.gen)) {
     // The same draws as generate(), with what the filters left out and why.
     const report = await r.gen.generateWithReport(n ?? 1000, options);
-    return { ...groupDraws(report.draws.map((k) => report.inputs[k] as A)), lost: report.lost };
+    return {
+      ...groupDraws(report.draws.map((k) => report.inputs[k] as A)),
+      lost: report.lost,
+      population: r.genDescription,
+    };
   }
-  if (r.gen) return groupDraws(await r.gen.generate(n ?? 1000, options));
+  if (r.gen) return { ...groupDraws(await r.gen.generate(n ?? 1000, options)), population: r.genDescription };
   const list = r.source as readonly A[];
-  const inputs = [...(n === undefined ? list : list.slice(0, n))];
-  return { inputs, weights: inputs.map(() => 1), draws: inputs.length, lost: {} };
+  if (n === undefined || n >= list.length) {
+    const inputs = [...list];
+    return {
+      inputs,
+      weights: inputs.map(() => 1),
+      draws: inputs.length,
+      lost: {},
+      population: fixedListText(list.length, false),
+    };
+  }
+  const random = mulberry32(r.seed ^ LIST_SEED);
+  const draws = Array.from({ length: n }, () => list[Math.floor(random() * list.length)] as A);
+  return { ...groupDraws(draws), population: fixedListText(list.length, true) };
 };

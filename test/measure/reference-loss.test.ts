@@ -104,7 +104,7 @@ describe("unknown: 'exclude' with a candidate that hangs on 30 % of inputs", () 
     // Assert
     expect([always.verdict, hanging.verdict]).toEqual(['coherent', 'coherent']);
     expect(always.certificate).toBe(
-      'incoherence ≤ 0.05 with confidence 0.95 (for these 3 candidates and this Gen)',
+      'incoherence ≤ 0.05 with confidence 0.95 (for these 3 candidates and the uniform distribution over these 60 fixed inputs (draws with replacement))',
     );
     expect(hanging.certificate).not.toBe(always.certificate);
     expect(hanging.certificate).toContain(

@@ -35,7 +35,9 @@ const hints = (d: Detection, isNot: boolean): string[] => {
   }
   if (d.verdict === 'incoherent') {
     return [
-      'A disagreement proves that at least one candidate is wrong on the witness, no reference needed (I ≤ 2E).',
+      d.proven
+        ? 'A disagreement proves that at least one candidate is wrong on the witness, no reference needed (I ≤ 2E).'
+        : 'The candidates differ only as floats within twice the equality’s tolerance: each may be within it of the true value (a tolerance is not transitive), so this disagreement does not prove a candidate wrong. Compare against a reference, or pass an equality with the tolerance the task needs.',
       'To tolerate rare disagreement, assert a rate instead: toHaveIncoherenceBelow(bound, candidates).',
     ];
   }

@@ -24,12 +24,22 @@ const estimateText = (m: Measurement, confidence: number): string => {
 
 const details = (m: Measurement): Array<[string, string]> => {
   const out: Array<[string, string]> = [];
+  const p = m.provenIncoherence;
+  // Pairs that differ only within the tolerance prove no candidate wrong: the bound uses Î′.
+  const tolerated = p !== null && m.incoherence !== null && p.estimate < m.incoherence.estimate;
   if (m.errorLowerBound !== null && m.errorLowerBound > 0) {
     out.push([
       'Error bound',
-      `≥ ${num(m.errorLowerBound)} with the same confidence (max(0, Î − ε) / 2, Theorem 4.1)`,
+      tolerated
+        ? `≥ ${num(m.errorLowerBound)} with the same confidence (max(0, Î′ − ε′) / 2, Theorem 4.1, from Î′ = ${num(p.estimate)}, the disagreements beyond the equality's tolerance)`
+        : `≥ ${num(m.errorLowerBound)} with the same confidence (max(0, Î − ε) / 2, Theorem 4.1)`,
     ]);
   }
+  if (tolerated)
+    out.push([
+      'Tolerance',
+      `Î′ = ${num(p.estimate)} of Î = ${num((m.incoherence as { estimate: number }).estimate)} are disagreements beyond the equality's tolerance; the rest are floats within twice it, each possibly within it of the truth, which prove no candidate wrong`,
+    ]);
   if (m.error)
     out.push([
       'Error',

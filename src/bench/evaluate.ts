@@ -372,6 +372,17 @@ export const evaluateTask = async (
     }
     const incoherence = intervalOf(options.estimator, inc, DELTA);
     const error = intervalOf(options.estimator, err, DELTA);
+    // Theorem 4.1 from the disagreements beyond the tolerance only (see `provenDisagreement`),
+    // and never above the error's own upper end.
+    const provenInterval = intervalOf(
+      options.estimator,
+      meanOf(analysis.provenDisagreement, analysis.weights),
+      DELTA,
+    );
+    const errorLowerBound = Math.min(
+      Math.max(0, provenInterval.estimate - provenInterval.epsilon) / 2,
+      error.upper,
+    );
     const classes = equivalenceClasses(analysis.groups, labels.slice(p.from, p.to));
     // A share of the run's wall time, by rows, plus this model's own analysis.
     const durationMs = (runMs * m) / all.length + (performance.now() - t0);
@@ -410,7 +421,7 @@ export const evaluateTask = async (
         estimator: options.estimator,
         incoherence: estimate(incoherence),
         bound: null,
-        errorLowerBound: Math.max(0, incoherence.estimate - incoherence.epsilon) / 2,
+        errorLowerBound,
         error: estimate(error),
         semanticEntropy: semanticEntropy(classes),
         disagreements: analysis.disagrees.filter(Boolean).length,

@@ -187,6 +187,23 @@ export const relateOutcomes = (
   rules: Pick<CellRules, 'compare' | 'compareErrorMessages'>,
 ): boolean | null => relate(toCell(a, rules), toCell(b, rules), rules.compare);
 
+/**
+ * Whether two cells disagree so that at least one of them is wrong whatever the truth: the
+ * premise of I ≤ 2E. Under a float tolerance two outputs can each be close to the truth and not
+ * to each other, so a disagreement proves something only when they are apart beyond it
+ * ({@link Comparator.apart}). A timeout, crash or load failure counts as wrong (as `error` counts
+ * it); an error or rejection and a value, or errors of two classes, cannot both be the truth. A
+ * digest keeps no value to measure the distance on, so its disagreement proves nothing here.
+ */
+export const provenApart = (a: Cell, b: Cell, compare: Comparator): boolean => {
+  if (a.key === null || b.key === null) return true;
+  if (a.key === b.key) return false;
+  const valued = (c: Cell) => c.value !== null || c.digest !== undefined;
+  if (!valued(a) || !valued(b)) return true;
+  if (a.value === null || b.value === null) return false;
+  return compare.apart(a.value, b.value);
+};
+
 /** Agreement of two cells (an undecided pair does not agree; see {@link relate}). */
 export const cellsAgree = (a: Cell, b: Cell, compare: Comparator): boolean => relate(a, b, compare) === true;
 

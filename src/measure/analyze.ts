@@ -1,7 +1,15 @@
 import { describeOutcome, type Outcome } from '../exec/index.ts';
 import { adaptiveInterval, entropy, hoeffdingInterval, type Interval } from '../stats/index.ts';
 import type { Comparator } from '../values/index.ts';
-import { type Cell, CellCache, type CellRules, counts, pairCounts, relate } from './agreement.ts';
+import {
+  type Cell,
+  CellCache,
+  type CellRules,
+  counts,
+  pairCounts,
+  provenApart,
+  relate,
+} from './agreement.ts';
 import type { Estimator } from './options.ts';
 import { seededRandom } from './rng.ts';
 
@@ -57,6 +65,13 @@ export class Accumulator {
    * pair disagreed), or null with fewer than two counted outcomes or no draw for incoherence.
    */
   readonly disagreement: (number | null)[] = [];
+  /**
+   * Per input: as `disagreement`, counting only the pairs that disagree beyond the equality's
+   * tolerance ({@link provenApart}), where at least one of the two is wrong whatever the truth.
+   * I ≤ 2E holds for this share input by input; for `disagreement` only when the equality is an
+   * equivalence relation (no float tolerance in play). Null where `disagreement` is.
+   */
+  readonly provenDisagreement: (number | null)[] = [];
   /** Per input: the i.i.d. draws of the Gen it stands for in the incoherence estimate. */
   readonly weights: number[] = [];
   /** Per input: the draws it stands for in the error estimate (the same, unless given apart). */
@@ -171,25 +186,43 @@ export class Accumulator {
       memo.reset();
       const { agree, total } = pairCounts(column, rules, memo.relate);
       this.disagrees.push(agree < total);
+      const compare = rules.compare;
       if (total === 0) {
         this.#unknownInputs++;
         this.disagreement.push(null);
+        this.provenDisagreement.push(null);
       } else if (w === 0) {
         this.disagreement.push(null);
+        this.provenDisagreement.push(null);
       } else if (this.#estimator === 'all-pairs') {
         this.disagreement.push(1 - agree / total);
+        // The same pairs and total, a pair counting as disagreeing only when proven apart.
+        const proven =
+          agree === total
+            ? total
+            : pairCounts(column, rules, (a, b) => {
+                const r = memo.relate(a, b);
+                return r === false ? !provenApart(a, b, compare) : r;
+              }).agree;
+        this.provenDisagreement.push(1 - proven / total);
       } else {
         // One independent random pair per draw: an input drawn w times is w observations. A
         // pair left undecided (outputs kept only as digests under a tolerance) is no observation.
         let hits = 0;
+        let provenHits = 0;
         let decided = 0;
         for (let k = 0; k < w; k++) {
-          const r = randomPairDisagrees(counted, memo.relate, this.#random);
+          const pair = randomPair(counted, this.#random);
+          const r = memo.relate(pair[0], pair[1]);
           if (r === null) continue;
           decided++;
-          if (r) hits++;
+          if (!r) {
+            hits++;
+            if (provenApart(pair[0], pair[1], compare)) provenHits++;
+          }
         }
         this.disagreement.push(decided === 0 ? null : hits / decided);
+        this.provenDisagreement.push(decided === 0 ? null : provenHits / decided);
       }
       this.#group(column);
       this.#error(column, matrix.reference?.outcomes[j], we, prepared);
@@ -352,17 +385,12 @@ class RelateMemo {
   };
 }
 
-/** The paper's estimator: one uniformly random pair of distinct counted candidates (null: undecided). */
-const randomPairDisagrees = (
-  counted: readonly Cell[],
-  rel: (a: Cell, b: Cell) => boolean | null,
-  random: () => number,
-): boolean | null => {
+/** The paper's estimator: one uniformly random pair of distinct counted candidates. */
+const randomPair = (counted: readonly Cell[], random: () => number): [Cell, Cell] => {
   const a = Math.floor(random() * counted.length);
   let b = Math.floor(random() * (counted.length - 1));
   if (b >= a) b++;
-  const r = rel(counted[a] as Cell, counted[b] as Cell);
-  return r === null ? null : !r;
+  return [counted[a] as Cell, counted[b] as Cell];
 };
 
 /**

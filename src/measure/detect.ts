@@ -4,7 +4,7 @@ import { readProbability } from '../errors/index.ts';
 import { combineIsolation, describeOutcome, type IsolationUsed, run, uniqueLabels } from '../exec/index.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
-import { pairCounts, toCell, type UnknownPolicy } from './agreement.ts';
+import { pairCounts, provenApart, toCell, type UnknownPolicy } from './agreement.ts';
 import { excludedText } from './measure.ts';
 import {
   DETECT_KEYS,
@@ -63,6 +63,13 @@ export interface DetectionBase {
 export interface IncoherentDetection<A extends Args = Args> extends DetectionBase {
   readonly verdict: 'incoherent';
   readonly witness: Witness<A>;
+  /**
+   * Whether two candidates disagreed on the first disagreeing input beyond the equality's
+   * tolerance, so that one is wrong whatever the truth. False when they differ only as floats
+   * within twice the tolerance: each may then be within it of the truth (a tolerance is not
+   * transitive), and the disagreement proves nothing.
+   */
+  readonly proven: boolean;
   readonly certificate: null;
   readonly reason: null;
 }
@@ -166,6 +173,7 @@ export const detect = async <A extends Args>(
   const countRules =
     r.rules.unknown === 'inconclusive' ? { ...r.rules, unknown: 'exclude' as const } : r.rules;
   let found: number | null = null;
+  let proven = false;
   let isolation: IsolationUsed = 'none';
   for (
     let batch = FIRST_BATCH;
@@ -197,6 +205,15 @@ export const detect = async <A extends Args>(
       if (total > 0 && undecided === 0) counted += w;
       if (agree < total) {
         found = next - 1;
+        proven = cells.some((a, x) =>
+          cells.some(
+            (b, y) =>
+              y > x &&
+              (a.status !== 'unknown' || countRules.unknown !== 'exclude') &&
+              (b.status !== 'unknown' || countRules.unknown !== 'exclude') &&
+              provenApart(a, b, r.rules.compare),
+          ),
+        );
         break;
       }
     }
@@ -247,6 +264,7 @@ export const detect = async <A extends Args>(
       ...base,
       verdict: 'incoherent',
       witness,
+      proven,
       certificate: null,
       reason: null,
       durationMs: performance.now() - started,

@@ -101,11 +101,20 @@ export interface Measurement<A extends Args = Args> {
   /** Per-candidate error against the reference (empty without one). */
   readonly candidateErrors: readonly CandidateError[];
   /**
-   * E ≥ max(0, Î − ε) / 2 with confidence 1 − δ (Theorem 4.1 with the incoherence interval's
-   * half-width ε), about the same E as `error`: the chance that a random one of these candidates
-   * is wrong on an input from the Gen. Needs no reference. Unless unknown cells are excluded, it
-   * is computed from the same cells as `error` (a pair disagrees only if one of its cells is
-   * wrong), so it never exceeds `error.upper`. Null when incoherence is.
+   * Î counting only the pairs that disagree beyond the equality's tolerance (with its interval):
+   * two floats each within the tolerance of the truth can fail to be within it of each other, so
+   * such a pair proves nothing. Equal to `incoherence` when no disagreement hinges on a tolerance
+   * (and always under a custom equality, taken to be an equivalence relation). Null when
+   * incoherence is.
+   */
+  readonly provenIncoherence: Interval | null;
+  /**
+   * E ≥ max(0, Î′ − ε′) / 2 with confidence 1 − δ, Î′ ± ε′ being `provenIncoherence` (Theorem 4.1,
+   * I ≤ 2E, needs an equality that is an equivalence relation; a disagreement beyond the
+   * tolerance is one at which a candidate is wrong whatever the truth, which restores it). About
+   * the same E as `error`: the chance that a random one of these candidates is wrong on an input
+   * from the Gen. Needs no reference; with one, it is never above `error.upper`. Null when
+   * incoherence is.
    */
   readonly errorLowerBound: number | null;
   /** Inputs on which at least two candidates disagree. */
@@ -271,6 +280,8 @@ export const measure = async <A extends Args>(
 
   const inc = meanOf(analysis.disagreement, analysis.weights);
   const incoherence = inc.n > 0 ? intervalOf(estimator, inc, delta) : null;
+  const proven = meanOf(analysis.provenDisagreement, analysis.weights);
+  const provenIncoherence = proven.n > 0 ? intervalOf(estimator, proven, delta) : null;
   const err = meanOf(analysis.errorShare, analysis.errorWeights);
   const low = meanOf(analysis.errorLow, analysis.errorWeights);
   const high = meanOf(analysis.errorHigh, analysis.errorWeights);
@@ -289,6 +300,15 @@ export const measure = async <A extends Args>(
           )
         : intervalOf(estimator, err, delta)
       : null;
+  // Input by input, pairs proven apart number at most 2·m·e_j of m(m − 1)/2 (each has a wrong
+  // cell), so the bound is below Ê; the clamp keeps two intervals at 1 − δ each from reading as a
+  // contradiction (and covers `unknown: 'exclude'`, where the two count different cells).
+  const boundFromProven =
+    provenIncoherence === null
+      ? null
+      : Math.max(0, provenIncoherence.estimate - provenIncoherence.epsilon) / 2;
+  const errorLowerBound =
+    boundFromProven === null || error === null ? boundFromProven : Math.min(boundFromProven, error.upper);
   const candidateErrors: CandidateError[] = reference
     ? analysis.perCandidate.map((s, i) => {
         const row = rows[i];
@@ -348,7 +368,8 @@ export const measure = async <A extends Args>(
     incoherence,
     error,
     candidateErrors,
-    errorLowerBound: incoherence ? Math.max(0, incoherence.estimate - incoherence.epsilon) / 2 : null,
+    provenIncoherence,
+    errorLowerBound,
     disagreements: disagreeing.length,
     unknown,
     referenceLoss: loss,

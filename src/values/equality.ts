@@ -2,6 +2,7 @@ import { CrosscheckError, describeValue } from '../errors/index.ts';
 import { decode } from './codec.ts';
 import type { Tagged } from './codec-core.ts';
 import {
+  apart,
   hasInexact,
   type Normal,
   type NormalRules,
@@ -75,6 +76,13 @@ export interface Comparator {
   readonly mode: EqualityMode | 'custom';
   prepare(tagged: Tagged): PreparedValue;
   equal(a: PreparedValue, b: PreparedValue): boolean;
+  /**
+   * Whether `a` and `b` differ so that no value equals both: then, of two candidates returning
+   * them, at least one is wrong whatever the truth. Stronger than `!equal(a, b)` under a float
+   * tolerance, which is not transitive (a ≈ truth ≈ b without a ≈ b). A custom equality is taken
+   * to be an equivalence relation (then `!equal`): crosscheck cannot check that it is.
+   */
+  apart(a: PreparedValue, b: PreparedValue): boolean;
   /** Convenience: prepare and compare two tagged values. */
   equalTagged(a: Tagged, b: Tagged): boolean;
 }
@@ -92,7 +100,13 @@ export const comparator = (equality: Equality): Comparator => {
     });
     const equal = (a: PreparedValue, b: PreparedValue): boolean =>
       a.key === b.key || equality(decode(a.tagged), decode(b.tagged)) === true;
-    return { mode: 'custom', prepare, equal, equalTagged: (a, b) => equal(prepare(a), prepare(b)) };
+    return {
+      mode: 'custom',
+      prepare,
+      equal,
+      apart: (a, b) => !equal(a, b),
+      equalTagged: (a, b) => equal(prepare(a), prepare(b)),
+    };
   }
   if (!isMode(equality)) {
     throw new CrosscheckError(
@@ -114,5 +128,11 @@ export const comparator = (equality: Equality): Comparator => {
     if (!a.inexact && !b.inexact && equality !== 'difftrust') return false;
     return tolerantEqual(a.normal as Normal, b.normal as Normal, tolerance);
   };
-  return { mode: equality, prepare, equal, equalTagged: (a, b) => equal(prepare(a), prepare(b)) };
+  return {
+    mode: equality,
+    prepare,
+    equal,
+    apart: (a, b) => a.key !== b.key && apart(a.normal as Normal, b.normal as Normal, rules.relTol),
+    equalTagged: (a, b) => equal(prepare(a), prepare(b)),
+  };
 };

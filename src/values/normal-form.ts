@@ -321,3 +321,49 @@ export const tolerantEqual = (a: Normal, b: Normal, tol: Tolerance): boolean => 
       return normalKey(a) === normalKey(b);
   }
 };
+
+/**
+ * Whether no value can be within the tolerance of both `a` and `b`: `tolerantEqual(a, r, tol)`
+ * and `tolerantEqual(b, r, tol)` hold for no `r`. A tolerance is not transitive (a ≈ r ≈ b
+ * without a ≈ b), so two values that merely fail {@link tolerantEqual} may both equal the truth;
+ * only values this far apart prove that one of them is wrong. Conservative: false when unsure.
+ * Numbers: from |a − r| ≤ t·max(|a|, |r|) follows |r| ≤ |a| / (1 − t), so two values close to
+ * one r are within 2t / (1 − t) of each other; this widens that by a millionth for rounding.
+ * Ints are treated as if a tolerance applied (the truth may be a float close to both).
+ */
+export const apart = (a: Normal, b: Normal, relTol: number): boolean => {
+  const wide = ((2 * relTol) / (1 - relTol)) * (1 + 1e-6);
+  const far = (x: Normal, y: Normal): boolean => {
+    // tolerantEqual needs equal tags, so no r matches two values of different tags.
+    if (x.t !== y.t) return true;
+    switch (x.t) {
+      case 'num':
+        return !isClose(x.v, (y as typeof x).v, wide);
+      case 'complex': {
+        const z = y as typeof x;
+        return !isClose(x.re, z.re, wide) || !isClose(x.im, z.im, wide);
+      }
+      case 'seq': {
+        const z = y as typeof x;
+        if (x.k !== z.k || x.items.length !== z.items.length) return true;
+        return x.items.some((item, i) => far(item, z.items[i] as Normal));
+      }
+      case 'set': {
+        // r's items match a's one to one and b's one to one, so each item of a is near some item
+        // of b; an item of a far from every item of b rules r out (whatever the order rule).
+        const z = y as typeof x;
+        if (x.k !== z.k || x.items.length !== z.items.length) return true;
+        return x.items.some((item) => z.items.every((other) => far(item, other)));
+      }
+      case 'map': {
+        const z = y as typeof x;
+        if (x.k !== z.k || x.entries.length !== z.entries.length) return true;
+        return x.entries.some(([ka, va]) => z.entries.every(([kb, vb]) => far(ka, kb) || far(va, vb)));
+      }
+      default:
+        // Leaves without a tolerance compare exactly, and exact equality is transitive.
+        return !tolerantEqual(x, y, { relTol, ints: false, orderedMaps: false });
+    }
+  };
+  return far(a, b);
+};

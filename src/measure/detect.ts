@@ -1,6 +1,6 @@
 import type { Candidate } from '../candidates/index.ts';
 import type { Args } from '../contract/index.ts';
-import { readProbability } from '../errors/index.ts';
+import { optionError, readProbability } from '../errors/index.ts';
 import { combineIsolation, describeOutcome, type IsolationUsed, run, uniqueLabels } from '../exec/index.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
@@ -112,6 +112,11 @@ export type Detection<A extends Args = Args> =
 
 const WHERE = 'detect(task, candidates, options)';
 const FIRST_BATCH = 16;
+/**
+ * Most draws detect asks a Gen for: they are made up front, so N must fit in memory and in a
+ * test's time. 10⁶ draws is ε ≈ 3·10⁻⁶ at δ = 0.05, far below what a test can tell apart.
+ */
+const MAX_DRAWS = 1_000_000;
 const MAX_BATCH = 1024;
 
 /** Formats a probability for the certificate without float noise (0.95, not 0.9500000000000001). */
@@ -153,6 +158,15 @@ export const detect = async <A extends Args>(
   const epsilon = readProbability({ where: WHERE, field: 'epsilon' }, own.epsilon, 0.05);
   const delta = readProbability({ where: WHERE, field: 'delta' }, own.delta, 0.05);
   const required = pacDetectionSamples(epsilon, delta);
+  if (required > MAX_DRAWS) {
+    throw optionError({
+      where: WHERE,
+      field: 'epsilon',
+      rule: `with delta ${delta} needs N = ${required} inputs, above the ${MAX_DRAWS} detect draws`,
+      got: epsilon,
+      fix: `Pass a larger epsilon (at delta 0.05, epsilon ≥ 3e-6 keeps N within ${MAX_DRAWS}) or a larger delta.`,
+    });
+  }
   // N counts i.i.d. draws; each distinct value runs once and counts as often as it was drawn.
   // Whether N draws show a disagreement does not depend on the order they are checked in.
   const { inputs, weights, draws, lost, population } = await drawInputs(r, required);

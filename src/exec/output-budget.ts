@@ -29,7 +29,7 @@ export interface OutputDigest {
   readonly keys: Readonly<Record<EqualityMode | 'custom', DigestKey>>;
 }
 
-const MODES: readonly EqualityMode[] = ['strict', 'python', 'difftrust'];
+const MODES: readonly EqualityMode[] = ['strict', 'python', 'mixed', 'difftrust'];
 const comparators = new Map(MODES.map((m) => [m, comparator(m)]));
 
 /**

@@ -34,7 +34,7 @@ export interface CoherenceOptions<A extends Args = Args> {
    * arbitrary over the argument tuple. Default: the task's `inputs`.
    */
   inputs?: Gen<A> | fc.Arbitrary<A>;
-  /** How outputs are compared. Default: the task's equality, else `'python'` when every candidate is Python, else `'strict'`. */
+  /** How outputs are compared. Default: the task's equality, else by the pool's languages: `'python'` for Python, `'mixed'` for several languages, else `'strict'`. */
   equality?: Equality;
   /**
    * Skip (as a fast-check precondition) inputs that the task's reference or the Gen's validity

@@ -3,7 +3,7 @@ import type { Outcome } from '../exec/index.ts';
 import { outcomeDigest, pendingText } from '../exec/index.ts';
 import type { Task } from '../task/index.ts';
 import type { Comparator, Equality, PreparedValue } from '../values/index.ts';
-import { valueCellKey } from '../values/index.ts';
+import { exactKeys, valueCellKey } from '../values/index.ts';
 
 /**
  * The agreement rule, in one place: the default equality, how an outcome becomes a comparable
@@ -11,12 +11,24 @@ import { valueCellKey } from '../values/index.ts';
  * use it, so a pair of outputs cannot agree in one and disagree in another.
  */
 
-/** The default equality of DESIGN.md: Python semantics for an all-Python pool, strict otherwise. */
-export const defaultEquality = (task: Task, candidates: readonly Candidate[]): Equality =>
-  task.equality ??
-  (candidates.length > 0 && candidates.every((c) => c.kind === 'source' && c.language === 'python')
-    ? 'python'
-    : 'strict');
+/** The language whose values a candidate returns; JavaScript and TypeScript share one number model. */
+const languageOf = (c: Candidate): string =>
+  c.kind === 'function' ? 'javascript' : c.language === 'typescript' ? 'javascript' : c.language;
+
+/**
+ * The default equality of docs/design.md, from the languages of the pool and its reference: a
+ * pool of one language compares as that language does (`python` for Python, `strict`
+ * otherwise); a pool of several compares as `mixed` (strict, numbers by value), since a
+ * distinction one language cannot express (JavaScript has no int/float split) must not count as
+ * a disagreement between programs written in two.
+ */
+export const defaultEquality = (task: Task, candidates: readonly Candidate[]): Equality => {
+  if (task.equality !== undefined) return task.equality;
+  const languages = new Set(candidates.map(languageOf));
+  if (task.reference !== undefined && languages.size > 0) languages.add(languageOf(task.reference));
+  if (languages.size > 1) return 'mixed';
+  return languages.has('python') ? 'python' : 'strict';
+};
 
 /**
  * How timeouts and crashes count (DESIGN.md "Values and outcomes"):
@@ -85,7 +97,7 @@ export const toCell = (o: Outcome, rules: Pick<CellRules, 'compare' | 'compareEr
           key: k.key,
           value: null,
           returned: true,
-          digest: { exact: !k.inexact && (mode === 'strict' || mode === 'python') },
+          digest: { exact: !k.inexact && exactKeys(mode) },
         };
       }
       const value = rules.compare.prepare(o.tagged);
@@ -156,7 +168,7 @@ export const counts = (cell: Cell, policy: UnknownPolicy): boolean =>
 const exactCell = (c: Cell, compare: Comparator): boolean => {
   if (c.digest !== undefined) return c.digest.exact;
   if (c.value === null) return true;
-  return !c.value.inexact && (compare.mode === 'strict' || compare.mode === 'python');
+  return !c.value.inexact && exactKeys(compare.mode);
 };
 
 /**

@@ -33,7 +33,7 @@ export interface CommonOptions<A extends Args = Args> {
   seed?: number;
   /**
    * How outputs are compared.
-   * @defaultValue the task's equality, else `'python'` when every candidate is Python, else `'strict'`
+   * @defaultValue the task's equality, else by the pool's languages: `'python'` for Python, `'mixed'` for several languages (numbers by value), else `'strict'`
    */
   equality?: Equality;
   /**

@@ -25,7 +25,7 @@ export interface TaskSpec<A extends Args = Args> {
   reference?: ((...args: never[]) => unknown) | Candidate;
   /**
    * How outputs are compared.
-   * @defaultValue `'python'` when every candidate is Python, `'strict'` otherwise
+   * @defaultValue `'python'` when every candidate is Python, `'mixed'` when the candidates and the reference are of several languages, `'strict'` otherwise
    */
   equality?: Equality;
   /**
@@ -149,7 +149,11 @@ export const defineTask = <A extends Args = Args>(spec: TaskSpec<A>): Task<A> =>
     try {
       comparator(equality);
     } catch {
-      fail('equality', "must be 'strict', 'python', 'difftrust' or a function (a, b) => boolean", equality);
+      fail(
+        'equality',
+        "must be 'strict', 'python', 'mixed', 'difftrust' or a function (a, b) => boolean",
+        equality,
+      );
     }
   }
   if (

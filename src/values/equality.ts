@@ -17,18 +17,23 @@ import {
  *   NaN equals NaN, −0 equals +0, Map/Set/object keys unordered, floats within relative 1e-9;
  * - `python`: Python `==` (1 == 1.0 == True, tuple ≠ list, dict/set unordered), floats as
  *   `math.isclose(rel_tol=1e-9)`; NaN equals NaN so that agreement stays reflexive;
+ * - `mixed`: `strict`, except that numbers compare by value (a Python int, a Python float and a
+ *   JS number are one kind). The default for a pool of several languages: JavaScript has one
+ *   number type, so an int/float split cannot be read off a JS result, and JS `0` against
+ *   Python `0.0` is not a disagreement about the task;
  * - `difftrust`: the incoherence paper artifact's comparison (numbers and bools within relative
  *   1e-3, list equals tuple element-wise, dicts compared in iteration order);
  * - a function `(a, b) => boolean` over decoded values.
  * @public
  */
-export type EqualityMode = 'strict' | 'python' | 'difftrust';
+export type EqualityMode = 'strict' | 'python' | 'mixed' | 'difftrust';
 /** @public */
 export type Equality = EqualityMode | ((a: unknown, b: unknown) => boolean);
 
 const RULES: Record<EqualityMode, NormalRules & { relTol: number }> = {
   strict: {
     boolIsNumber: false,
+    complexIsNumber: false,
     mergeIntFloat: false,
     mergeTupleList: false,
     mergeMaps: false,
@@ -38,6 +43,7 @@ const RULES: Record<EqualityMode, NormalRules & { relTol: number }> = {
   },
   python: {
     boolIsNumber: true,
+    complexIsNumber: true,
     mergeIntFloat: true,
     mergeTupleList: false,
     mergeMaps: true,
@@ -45,8 +51,20 @@ const RULES: Record<EqualityMode, NormalRules & { relTol: number }> = {
     mergeSets: true,
     relTol: 1e-9,
   },
+  // strict's distinctions but one: the int/float split, which only some languages make.
+  mixed: {
+    boolIsNumber: false,
+    complexIsNumber: false,
+    mergeIntFloat: true,
+    mergeTupleList: false,
+    mergeMaps: false,
+    orderedMaps: false,
+    mergeSets: false,
+    relTol: 1e-9,
+  },
   difftrust: {
     boolIsNumber: true,
+    complexIsNumber: true,
     mergeIntFloat: true,
     mergeTupleList: true,
     mergeMaps: true,
@@ -87,7 +105,16 @@ export interface Comparator {
   equalTagged(a: Tagged, b: Tagged): boolean;
 }
 
-const isMode = (x: unknown): x is EqualityMode => x === 'strict' || x === 'python' || x === 'difftrust';
+const isMode = (x: unknown): x is EqualityMode =>
+  x === 'strict' || x === 'python' || x === 'mixed' || x === 'difftrust';
+
+/**
+ * Whether a different canonical key proves two exact values (no float) different under the mode:
+ * true wherever ints compare exactly, that is everywhere but difftrust.
+ * @internal
+ */
+export const exactKeys = (mode: EqualityMode | 'custom'): boolean =>
+  mode !== 'custom' && mode !== 'difftrust';
 
 /** Builds the comparator of an equality mode; throws a typed error for anything else. @public */
 export const comparator = (equality: Equality): Comparator => {
@@ -111,7 +138,7 @@ export const comparator = (equality: Equality): Comparator => {
   if (!isMode(equality)) {
     throw new CrosscheckError(
       'INVALID_OPTION',
-      `Expected \`equality\` to be 'strict', 'python', 'difftrust' or a function (a, b) => boolean, got ${describeValue(equality)}.`,
+      `Expected \`equality\` to be 'strict', 'python', 'mixed', 'difftrust' or a function (a, b) => boolean, got ${describeValue(equality)}.`,
       { where: 'equality' },
     );
   }

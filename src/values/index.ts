@@ -36,6 +36,7 @@ export {
   comparator,
   type Equality,
   type EqualityMode,
+  exactKeys,
   type PreparedValue,
 } from './equality.ts';
 export { formatTagged } from './format.ts';

@@ -24,8 +24,10 @@ export type Normal =
 export interface NormalRules {
   /** Python: bool is an int (True == 1); difftrust as well. */
   boolIsNumber: boolean;
-  /** Python and difftrust: int and float compare by value; strict keeps them apart. */
+  /** Python, mixed and difftrust: int and float compare by value; strict keeps them apart. */
   mergeIntFloat: boolean;
+  /** Python and difftrust: a complex with no imaginary part is a number (complex(3, 0) == 3). */
+  complexIsNumber: boolean;
   /** difftrust: a tuple equals a list element-wise. */
   mergeTupleList: boolean;
   /** strict: JS Map and Python dict stay apart; python merges $map, $dict and plain objects. */
@@ -133,7 +135,7 @@ export const toNormal = (t: Tagged, rules: NormalRules): Normal => {
     case '$complex': {
       const [re, im] = (body as Tagged[]).map((x) => specialNumber(complexPart(x)));
       // Python: complex(3, 0) == 3.
-      if (rules.mergeIntFloat && im === 0) return numberNode(re as number, 'float', rules, true);
+      if (rules.complexIsNumber && im === 0) return numberNode(re as number, 'float', rules, true);
       return { t: 'complex', re: re as number, im: im as number };
     }
     case '$bytes':

@@ -164,7 +164,7 @@ describe('defineTask: invalid fields', () => {
     expect(error.code).toBe('INVALID_TASK');
     expect(error.where).toBe('defineTask({ equality })');
     expect(error.message).toMatchInlineSnapshot(
-      `"defineTask: \`equality\` must be 'strict', 'python', 'difftrust' or a function (a, b) => boolean, got "loose" (string)."`,
+      `"defineTask: \`equality\` must be 'strict', 'python', 'mixed', 'difftrust' or a function (a, b) => boolean, got "loose" (string)."`,
     );
   });
 
@@ -298,13 +298,16 @@ describe('defineTask: valid tasks', () => {
     expect(task.timeoutMs).toBe(0.5);
   });
 
-  it.each(['strict', 'python', 'difftrust'] as const)('should accept the %s equality mode', (equality) => {
-    // Act
-    const task = defineTask({ name: 'add', equality });
+  it.each(['strict', 'python', 'mixed', 'difftrust'] as const)(
+    'should accept the %s equality mode',
+    (equality) => {
+      // Act
+      const task = defineTask({ name: 'add', equality });
 
-    // Assert
-    expect(task.equality).toBe(equality);
-  });
+      // Assert
+      expect(task.equality).toBe(equality);
+    },
+  );
 
   it('should wrap a reference function as a trusted candidate', () => {
     // Arrange

@@ -28,7 +28,7 @@ describe('$complex with tagged float parts', () => {
   });
 
   it('should compare and format like the bare form in every equality mode', () => {
-    for (const mode of ['strict', 'python', 'difftrust'] as const) {
+    for (const mode of ['strict', 'python', 'mixed', 'difftrust'] as const) {
       expect(comparator(mode).equalTagged(tagged, bare), mode).toBe(true);
     }
     expect(formatTagged(tagged)).toBe(formatTagged(bare));

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { isCrosscheckError } from '../../src/errors/index.ts';
 import { comparator, type EqualityMode, encode, pyFloat, type Tagged, tuple } from '../../src/index.ts';
 
-const MODES: readonly EqualityMode[] = ['strict', 'python', 'difftrust'];
+const MODES: readonly EqualityMode[] = ['strict', 'python', 'mixed', 'difftrust'];
 
 const strict = comparator('strict');
 const python = comparator('python');
 const difftrust = comparator('difftrust');
+const mixed = comparator('mixed');
 
 /** 2^64 and neighbours as Python big ints. */
 const BIG = { $int: '18446744073709551616' };
@@ -358,6 +359,51 @@ describe('comparator: python', () => {
   });
 });
 
+describe('comparator: mixed', () => {
+  it('should compare a JS number, a Python int and a Python float by value', () => {
+    // Act
+    const results = pairs(mixed, [
+      ['JS 0 == Python 0.0', 0, { $float: 0 }],
+      ['JS 1 == Python 1.0', 1, { $float: 1 }],
+      ['JS 0 == Python -0.0', 0, { $float: '-0' }],
+      ['JS 2**60 == Python 2**60', 2 ** 60, { $int: String(2n ** 60n) }],
+      ['Python 10**21 == 1e21', { $int: '1000000000000000000000' }, { $float: 1e21 }],
+      ['0.1 + 0.2 close to Python 0.3', 0.1 + 0.2, { $float: 0.3 }],
+      ['2 != 2.5', 2, { $float: 2.5 }],
+      ['2**64 != 2**64 + 1', BIG, BIG_PLUS_ONE],
+    ]);
+
+    // Assert
+    expect(results).toEqual({
+      'JS 0 == Python 0.0': true,
+      'JS 1 == Python 1.0': true,
+      'JS 0 == Python -0.0': true,
+      'JS 2**60 == Python 2**60': true,
+      'Python 10**21 == 1e21': true,
+      '0.1 + 0.2 close to Python 0.3': true,
+      '2 != 2.5': false,
+      '2**64 != 2**64 + 1': false,
+    });
+  });
+
+  it("should keep strict's other distinctions", () => {
+    // Act
+    const results = pairs(mixed, [
+      ['1 != true', 1, true],
+      ['1.0 != true', { $float: 1 }, true],
+      ['"1" != 1', '1', 1],
+      ['null != 0', null, 0],
+      ['tuple != list', { $tuple: [1, 2] }, [1, 2]],
+      ['Map != object', { $map: [['a', 1]] }, { a: 1 }],
+      ['set != frozenset', { $set: [1] }, { $frozenset: [1] }],
+      ['complex(3, 0) != 3', { $complex: [3, 0] }, 3],
+    ]);
+
+    // Assert
+    expect(Object.values(results)).toEqual(Object.values(results).map(() => false));
+  });
+});
+
 describe('comparator: difftrust', () => {
   it('should equate numbers and bools within relative 1e-3', () => {
     // Act
@@ -481,7 +527,7 @@ describe('comparator: custom and invalid modes', () => {
     expect(isCrosscheckError(error)).toBe(true);
     expect((error as { code: string }).code).toBe('INVALID_OPTION');
     expect((error as Error).message).toMatch(
-      /^Expected `equality` to be 'strict', 'python', 'difftrust' or a function \(a, b\) => boolean, got .+\.$/,
+      /^Expected `equality` to be 'strict', 'python', 'mixed', 'difftrust' or a function \(a, b\) => boolean, got .+\.$/,
     );
   });
 
@@ -496,7 +542,7 @@ describe('comparator: custom and invalid modes', () => {
 
     // Assert
     expect(message).toMatchInlineSnapshot(
-      `"Expected \`equality\` to be 'strict', 'python', 'difftrust' or a function (a, b) => boolean, got "loose" (string)."`,
+      `"Expected \`equality\` to be 'strict', 'python', 'mixed', 'difftrust' or a function (a, b) => boolean, got "loose" (string)."`,
     );
   });
 });
@@ -580,6 +626,20 @@ describe('comparator: properties', () => {
         fc.pre(strict.equalTagged(a, b));
 
         // Act, Assert
+        expect(python.equalTagged(a, b)).toBe(true);
+      }),
+      { maxSkipsPerRun: 1000 },
+    );
+  });
+
+  it('should find values equal under strict also equal under mixed, and those under mixed under python', () => {
+    fc.assert(
+      fc.property(taggedArb(true), taggedArb(true), (a, b) => {
+        // Arrange
+        fc.pre(mixed.equalTagged(a, b) || strict.equalTagged(a, b));
+
+        // Act, Assert
+        expect(mixed.equalTagged(a, b)).toBe(true);
         expect(python.equalTagged(a, b)).toBe(true);
       }),
       { maxSkipsPerRun: 1000 },

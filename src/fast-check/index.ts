@@ -115,6 +115,9 @@ export const arbitraryOf = <A extends Args>(
  * A fast-check async property: "every candidate agrees on this input". Inputs come from the
  * task's Gen (or `options.inputs`); when they disagree, the property fails with the candidate
  * classes, and fast-check shrinks the input and prints the seed and path to replay it.
+ * A run in which fewer than two candidates ever return a value is inconclusive (identical
+ * failures are not agreement): crosscheck's fast-check plugin then fails `fc.assert`/`fc.check`
+ * with an `InconclusivePropertyError` at the end of the run.
  * @public
  */
 export const coherenceProperty = <A extends Args = Args>(
@@ -161,6 +164,7 @@ export const coherenceProperty = <A extends Args = Args>(
       gen?.description ??
       (Array.isArray(options.inputs ?? task.inputs) ? 'a fixed list of inputs' : 'a fast-check arbitrary'),
     records: [],
+    needsTwoReturning: true,
   };
 
   const evaluate = async (args: A): Promise<Disagreement<A> | 'skip' | null> => {

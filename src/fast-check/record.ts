@@ -37,6 +37,12 @@ export interface BridgeInfo {
   readonly witnessReason?: WitnessRecord['reason'];
   /** Programs called beside the candidates (a relation's partner): their model calls count too. */
   readonly alsoCalled?: readonly Candidate[];
+  /**
+   * Agreement needs two candidates that returned values: identical failures are not agreement
+   * about the task. When set, a run in which fewer than two candidates ever returned a value is
+   * inconclusive however many inputs passed, and the run fails with a message that says so.
+   */
+  readonly needsTwoReturning?: boolean;
 }
 
 /** One evaluation: the input, every candidate's outcome, and the classes when they disagreed. @internal */
@@ -143,6 +149,22 @@ const witnessOf = (o: Observed): WitnessRecord | null => {
   };
 };
 
+/**
+ * Why a run that fast-check saw pass supports no verdict, or null: for a property that compares
+ * candidates, fewer than two of them returned a value on any input it ran.
+ */
+const inconclusiveReason = (
+  bridge: BridgeInfo,
+  observed: Observed,
+  details: fc.RunDetails<unknown>,
+): string | null => {
+  if (!bridge.needsTwoReturning || details.failed || observed.inputsRun === 0) return null;
+  const returned = bridge.candidates.filter((c) => (observed.tally.get(c.label)?.value ?? 0) > 0);
+  if (returned.length >= 2) return null;
+  const who = returned.length === 0 ? 'none' : `only ${returned[0]?.label}`;
+  return `inconclusive: of ${bridge.candidates.length} candidates, ${who} returned a value on the ${observed.inputsRun} input${observed.inputsRun === 1 ? '' : 's'} run, so their agreement says nothing about the task (identical failures are not agreement). Fix the candidates or the inputs so that at least two return values.`;
+};
+
 const outcomeOf = (d: fc.RunDetails<unknown>): PropertyData['outcome'] => {
   if (d.counterexample !== null) return 'falsified';
   if (d.interrupted) return 'interrupted';
@@ -162,6 +184,7 @@ export const buildPropertyRecord = (
   details: fc.RunDetails<unknown>,
 ): CrosscheckRecord => {
   const witness = witnessOf(observed);
+  const inconclusive = inconclusiveReason(bridge, observed, details);
   const requested = details.runConfiguration?.numRuns;
   const test = recordSink()?.currentTest() ?? null;
   return propertyRecord(
@@ -180,6 +203,7 @@ export const buildPropertyRecord = (
         bridge.task,
         bridge.candidates.map((c) => c.id),
       ),
+      inconclusive,
     },
     {
       property: bridge.property,
@@ -214,7 +238,7 @@ export const buildPropertyRecord = (
         matcher: bridge.property,
         negated: false,
       },
-      pass: !details.failed,
+      pass: !details.failed && inconclusive === null,
       tags: bridge.candidates.map((c) => c.tags),
       // As the matchers do: pipeline samples' tokens and cost per candidate, and a judge's summary.
       llm: llmRecord([...bridge.candidates, ...(bridge.alsoCalled ?? [])]),
@@ -222,8 +246,20 @@ export const buildPropertyRecord = (
   );
 };
 
+/** Raised at the end of a run that fast-check saw pass but that supports no verdict. */
+class InconclusivePropertyError extends Error {
+  override readonly name = 'InconclusivePropertyError';
+}
+
+/**
+ * Writes the records of a finished run, then fails the run if a property it ran is inconclusive
+ * (thrown from `onAllRunsComplete`, fast-check's way for a plugin to fail `fc.assert`/`fc.check`).
+ */
 const finish = (collector: RunCollector, details: fc.RunDetails<unknown>): void => {
+  const inconclusive: string[] = [];
   for (const [bridge, observed] of collector.seen) {
+    const reason = inconclusiveReason(bridge, observed, details);
+    if (reason !== null) inconclusive.push(`${bridge.property} on task "${bridge.task}": ${reason}`);
     const record = buildPropertyRecord(bridge, observed, details);
     bridge.records.push(record);
     try {
@@ -236,6 +272,7 @@ const finish = (collector: RunCollector, details: fc.RunDetails<unknown>): void 
       );
     }
   }
+  if (inconclusive.length > 0) throw new InconclusivePropertyError(inconclusive.join('\n'));
 };
 
 // One recorder per run: the global plugin and an explicit one in `plugins` must not both record.

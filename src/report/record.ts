@@ -599,6 +599,8 @@ export const propertyRecord = (
     readonly durationMs: number;
     readonly isolation: IsolationUsed | null;
     readonly pool: string | null;
+    /** Why the run, though fast-check found no counterexample, supports no verdict. */
+    readonly inconclusive?: string | null;
   },
   data: PropertyData,
   ctx: RecordContext,
@@ -616,6 +618,7 @@ export const propertyRecord = (
       timings: { durationMs: fields.durationMs },
       isolation: fields.isolation,
       pool: fields.pool,
+      inconclusive: fields.inconclusive ?? null,
     },
     data,
   );

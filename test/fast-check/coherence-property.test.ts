@@ -181,3 +181,44 @@ describe('coherenceProperty: the agreement rule of measure', () => {
     expect(measured.incoherence?.estimate).toBe(1);
   });
 });
+
+describe('coherenceProperty: a pool in which fewer than two candidates return', () => {
+  const ints = defineTask({ name: 'sum', inputs: gen.fromArbitrary(fc.tuple(fc.array(fc.integer()))) });
+  const throwsType = (xs: number[]) => (xs as unknown as { reduce: () => number }).reduce();
+  const throwsNull = (_xs: number[]): number => (null as unknown as { x: number }).x;
+
+  it('should fail fc.check as inconclusive when every candidate throws on every input', async () => {
+    // Arrange: both throw TypeError, so every input "agrees", yet no value was ever compared.
+    const property = coherenceProperty(ints, fromFunctions({ throwsType, throwsNull }));
+
+    // Act
+    const checked = fc.check(property, { numRuns: 20, seed: 1 });
+
+    // Assert
+    await expect(checked).rejects.toThrow(
+      /coherenceProperty on task "sum": inconclusive: of 2 candidates, none returned a value on the 20 inputs run/,
+    );
+    expect(property.records.at(-1)).toMatchObject({
+      verdict: 'fail',
+      inconclusive: expect.stringContaining('identical failures are not agreement'),
+      data: { outcome: 'held', runs: 20 },
+    });
+  });
+
+  it('should fail fc.assert as inconclusive when every candidate rejects every input as invalid', async () => {
+    // Arrange
+    const rejects = (_xs: number[]): number => {
+      throw new RangeError('never valid');
+    };
+    const alsoRejects = (_xs: number[]): number => {
+      throw new RangeError('not valid either');
+    };
+    const property = coherenceProperty(ints, fromFunctions({ rejects, alsoRejects }));
+
+    // Act
+    const asserted = fc.assert(property, { numRuns: 10, seed: 3 });
+
+    // Assert
+    await expect(asserted).rejects.toThrow(/inconclusive: of 2 candidates, none returned a value/);
+  });
+});

@@ -1,5 +1,5 @@
 import type { Candidate } from '../src/candidates/index.ts';
-import { checkKeys, type OptionKeys } from '../src/errors/index.ts';
+import { checkKeys, isPlainObject, type OptionKeys } from '../src/errors/index.ts';
 import { isTask, type Task } from '../src/task/index.ts';
 import { misuse } from './message.ts';
 import { MATCHER_KEYS } from './option-keys.ts';
@@ -51,16 +51,28 @@ export function checkPool(use: MatcherUse, candidates: unknown): asserts candida
 }
 
 /**
- * The options guard: every key is one the matcher knows (nested `run` keys too), so a misspelt
- * option (`epsilion`) is refused with the nearest known one instead of falling back to its
- * default. Anything but an object is left to the matcher's own rule.
+ * The options guard of every matcher, run before a matcher reads any option: options are absent
+ * or a plain object (`5`, `true`, `null` or a string would otherwise read as "no options", or
+ * as the keys `0`, `1`… of a string), and every key is one the matcher knows (nested `run`
+ * keys too), so a misspelt option (`epsilion`) is refused with the nearest known one instead of
+ * falling back to its default.
  */
 export function checkOptions(use: Pick<MatcherUse, 'name' | 'anchor'>, options: unknown): void {
-  if (typeof options !== 'object' || options === null) return;
+  if (options === undefined) return;
+  if (!isPlainObject(options)) {
+    misuse(
+      'INVALID_OPTION',
+      use.name,
+      'options must be an object',
+      options,
+      'Pass an object of options, e.g. { seed: 42 }, or leave them out.',
+      use.anchor,
+    );
+  }
   const known = (MATCHER_KEYS as Readonly<Record<string, OptionKeys>>)[use.name];
   if (known === undefined) throw new Error(`crosscheck: no option keys listed for ${use.name}`);
   try {
-    checkKeys({ where: use.name }, options, known);
+    checkKeys({ where: use.name }, options as object, known);
   } catch (error) {
     // The stack starts at the test that misspelt the option, as every misuse's does.
     Error.captureStackTrace?.(error as Error, use.anchor);

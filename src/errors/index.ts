@@ -24,12 +24,14 @@ export {
   knownKeys,
   nearestKey,
   type OptionKeys,
+  orFalse,
   readOptions,
   unknownKeyError,
 } from './known-keys.ts';
 export {
   type FieldAt,
   fixOf,
+  isPlainObject,
   type OptionProblem,
   optionError,
   problemOf,
@@ -42,6 +44,7 @@ export {
   readPositiveInt,
   readProbability,
   readSeed,
+  readSignal,
   readTags,
   type Tags,
 } from './validate.ts';

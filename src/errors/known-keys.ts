@@ -1,5 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import { CrosscheckError, type CrosscheckErrorCode, describeValue } from './error.ts';
+import { isPlainObject, optionError } from './validate.ts';
 
 /**
  * The keys an options object may carry, at run time: each maps to `true`, or to the keys of
@@ -15,6 +16,15 @@ export interface OptionKeys {
  * and a key here that `T` lacks is one too (an excess property of the literal). @internal
  */
 export type KnownKeys<T> = { readonly [K in keyof Required<T>]-?: true | OptionKeys };
+
+const OR_FALSE = Symbol('crosscheck.orFalse');
+
+/**
+ * A nested options object that may also be `false` (off), as `createLlm({ cache: false })`: the
+ * one exception to "a nested option is a plain object", said where its keys are listed. @internal
+ */
+export const orFalse = (keys: OptionKeys): OptionKeys =>
+  Object.freeze(Object.defineProperty({ ...keys }, OR_FALSE, { value: true }));
 
 /** Freezes a list of known keys (and says, by its type, which interface it lists). @internal */
 export const knownKeys = <T>(keys: KnownKeys<T>): KnownKeys<T> & OptionKeys =>
@@ -54,12 +64,6 @@ export const nearestKey = (key: string, known: readonly string[]): string | unde
   const near = bestDistance <= Math.max(2, Math.floor(wanted.length / 3)) && bestDistance < wanted.length;
   return near ? best : undefined;
 };
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  [Object.prototype, null].includes(Object.getPrototypeOf(value));
 
 /**
  * The nested key (`sampling.temperature`) whose last name is nearest to `key`, for a key given
@@ -117,8 +121,25 @@ export const checkKeys = (at: KeysAt, value: object, known: OptionKeys, path = '
     const rule = Object.hasOwn(known, key) ? known[key] : undefined;
     const inner = (value as Record<string, unknown>)[key];
     if (rule === undefined) throw unknownKeyError(at, path, key, inner, names, nestedKeys(known));
-    if (rule !== true && isPlainObject(inner)) checkKeys(at, inner, rule, `${path}${key}.`);
+    if (rule === true || inner === undefined) continue;
+    if (inner === false && (rule as { [OR_FALSE]?: true })[OR_FALSE]) continue;
+    if (!isPlainObject(inner)) throw nestedNotObject(at, `${path}${key}`, inner, rule);
+    checkKeys(at, inner, rule, `${path}${key}.`);
   }
+};
+
+/** The error for a nested options object (`run: 5`) that is not a plain object. */
+const nestedNotObject = (at: KeysAt, path: string, got: unknown, known: OptionKeys): CrosscheckError => {
+  const show = at.show ?? ((k: string) => k);
+  const first = Object.keys(known)[0];
+  return optionError({
+    where: at.where,
+    field: show(path),
+    rule: 'must be an object',
+    got,
+    fix: `Pass an object of its ${at.noun ?? 'option'}s, e.g. { ${path.slice(path.lastIndexOf('.') + 1)}: { ${first ?? ''}: … } }, or leave it out.`,
+    code: at.code,
+  });
 };
 
 /**
@@ -134,7 +155,7 @@ export const readOptions = <T extends object>(
   example = '{}',
 ): T => {
   if (value === undefined) return Object.create(null) as T;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isPlainObject(value)) {
     throw new CrosscheckError(
       at.code ?? 'INVALID_OPTION',
       `${at.where}: options must be an object, got ${describeValue(value)}. Pass e.g. ${example}.`,

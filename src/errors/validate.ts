@@ -57,6 +57,18 @@ export const problemOf = (error: unknown): OptionProblem | undefined =>
     ? ((error as { problem?: OptionProblem }).problem ?? undefined)
     : undefined;
 
+/**
+ * The one rule for an options object, top-level or nested (`run`, `sampling`): a plain object
+ * (or one on a null prototype), not null, an array, a class instance or a primitive, which would
+ * otherwise be read as "no options" and leave every option at its default. @internal
+ */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  // A root prototype of any realm (a Jest test's objects come from its own vm context).
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+};
+
 /** Where a reader reports: the API and the field. @internal */
 export interface FieldAt {
   readonly where: string;
@@ -178,9 +190,24 @@ export const readTags = (at: FieldAt, value: unknown): Tags => {
   return Object.freeze({ ...(value as Tags) });
 };
 
+/**
+ * Absent, or an AbortSignal: what `AbortSignal.any` and `addEventListener('abort')` accept, so a
+ * wrong value is refused here, by name, rather than deep inside a run by Node. @internal
+ */
+export const readSignal = (at: FieldAt, value: unknown): AbortSignal | undefined => {
+  if (value === undefined || value instanceof AbortSignal) return value;
+  return fail(
+    at,
+    'must be an AbortSignal',
+    value,
+    undefined,
+    'Pass e.g. { signal: AbortSignal.timeout(60_000) } or an AbortController’s signal, or leave it out.',
+  );
+};
+
 /** Absent, or a plain object, copied onto a null prototype (two-layer options). @internal */
 export const readOptionsObject = <T extends object>(at: FieldAt, value: unknown, example: string): T => {
-  if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+  if (value !== undefined && !isPlainObject(value)) {
     fail(at, 'must be an object', value, undefined, `Pass e.g. ${example}.`);
   }
   return Object.assign(Object.create(null), value) as T;

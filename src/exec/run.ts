@@ -1,6 +1,14 @@
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import type { Args } from '../contract/index.ts';
-import { CrosscheckError, describeValue, knownKeys, readMs, readOptions } from '../errors/index.ts';
+import {
+  CrosscheckError,
+  describeValue,
+  knownKeys,
+  readMs,
+  readOptions,
+  readPositiveInt,
+  readSignal,
+} from '../errors/index.ts';
 import { isTask, type Task } from '../task/index.ts';
 import { encode, type Tagged } from '../values/index.ts';
 import type { Backend, CandidateRunStats, ExecLimits, RowJob, RunContext } from './backend.ts';
@@ -115,7 +123,12 @@ export const resolveLimits = (task: Task, options: RunOptions): ExecLimits => ({
     options.candidateTimeMs === Number.POSITIVE_INFINITY
       ? options.candidateTimeMs
       : positive('candidateTimeMs', options.candidateTimeMs, Number.POSITIVE_INFINITY),
-  maxOutputBytes: positive('maxOutputBytes', options.maxOutputBytes, DEFAULTS.maxOutputBytes),
+  // A byte count: a fraction would read as a limit no output can meet exactly.
+  maxOutputBytes: readPositiveInt(
+    { where: RUN_WHERE, field: 'maxOutputBytes' },
+    options.maxOutputBytes,
+    DEFAULTS.maxOutputBytes,
+  ),
   memoryMb: positive('memoryMb', options.memoryMb, DEFAULTS.memoryMb),
 });
 
@@ -195,6 +208,7 @@ export const run = async (
   }
   // Own properties only: a polluted Object.prototype (say `maxOutputBytes`) must not set a limit.
   options = readOptions<RunOptions>({ where }, options, RUN_OPTION_KEYS, '{ timeoutMs: 1000 }');
+  readSignal({ where, field: 'signal' }, options.signal);
   const limits = resolveLimits(task, options);
   const rows: Candidate[] = task.reference ? [...candidates, task.reference] : [...candidates];
   const trusted = rows.every((c) => c.kind === 'function');

@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import { type Candidate, isCandidate } from '../candidates/index.ts';
 import { type Args, type Gen, isGen } from '../contract/index.ts';
-import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
+import { CrosscheckError, describeValue, knownKeys, readFlag, readOptions } from '../errors/index.ts';
 import { describeOutcome, type Outcome, RUN_LIMIT_KEYS, type RunOptions, run } from '../exec/index.ts';
 import { type Cell, defaultEquality, relate, toCell } from '../measure/index.ts';
 import type { CrosscheckRecord } from '../report/index.ts';
@@ -141,28 +141,30 @@ export const coherenceProperty = <A extends Args = Args>(
       { where: WHERE },
     );
   }
-  if (typeof options !== 'object' || options === null) {
-    throw new CrosscheckError(
-      'INVALID_OPTION',
-      `${WHERE}: options must be an object, got ${describeValue(options)}. Pass e.g. { validOnly: true }.`,
-      { where: WHERE },
-    );
-  }
-  checkKeys({ where: WHERE }, options, COHERENCE_KEYS);
-  const arbitrary = arbitraryOf(task, options.inputs);
+  const opts = readOptions<CoherenceOptions<A>>(
+    { where: WHERE },
+    options,
+    COHERENCE_KEYS,
+    '{ validOnly: true }',
+  );
+  const arbitrary = arbitraryOf(task, opts.inputs);
   const rules = {
-    compare: comparator(options.equality ?? defaultEquality(task, candidates)),
-    compareErrorMessages: options.compareErrorMessages === true,
+    compare: comparator(opts.equality ?? defaultEquality(task, candidates)),
+    compareErrorMessages: readFlag(
+      { where: WHERE, field: 'compareErrorMessages' },
+      opts.compareErrorMessages,
+      false,
+    ),
   };
-  const validOnly = options.validOnly ?? true;
-  const gen = isGen(options.inputs) ? options.inputs : isGen(task.inputs) ? task.inputs : null;
+  const validOnly = opts.validOnly ?? true;
+  const gen = isGen(opts.inputs) ? opts.inputs : isGen(task.inputs) ? task.inputs : null;
   const bridge: BridgeInfo = {
     property: 'coherenceProperty',
     task: task.name,
     candidates,
     gen:
       gen?.description ??
-      (Array.isArray(options.inputs ?? task.inputs) ? 'a fixed list of inputs' : 'a fast-check arbitrary'),
+      (Array.isArray(opts.inputs ?? task.inputs) ? 'a fixed list of inputs' : 'a fast-check arbitrary'),
     records: [],
     needsTwoReturning: true,
   };
@@ -170,7 +172,7 @@ export const coherenceProperty = <A extends Args = Args>(
   const evaluate = async (args: A): Promise<Disagreement<A> | 'skip' | null> => {
     noteStart(bridge);
     if (validOnly && gen?.accepts && !(await gen.accepts(args))) return 'skip';
-    const matrix = await run(task, candidates, [args], options.run);
+    const matrix = await run(task, candidates, [args], opts.run);
     if (validOnly && matrix.reference && matrix.reference.outcomes[0]?.kind !== 'value') return 'skip';
     const outcomes = matrix.outcomes.map((row) => row[0] as Outcome);
     const classes: Array<{ labels: string[]; outcome: Outcome; cell: Cell }> = [];

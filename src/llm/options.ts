@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CrosscheckError, checkKeys, describeValue, knownKeys } from '../errors/index.ts';
+import { CrosscheckError, checkKeys, describeValue, knownKeys, orFalse } from '../errors/index.ts';
 import { BUILTIN_PRICES, loadPrices } from './prices.ts';
 import type {
   CacheMode,
@@ -64,7 +64,7 @@ export const LLM_OPTION_KEYS = knownKeys<LlmOptions>({
   provider: true,
   sampling: SAMPLING_KEYS,
   strategy: true,
-  cache: { dir: true, mode: true },
+  cache: orFalse({ dir: true, mode: true }),
   maxConcurrency: true,
   timeoutMs: true,
   retry: knownKeys<NonNullable<LlmOptions['retry']>>({

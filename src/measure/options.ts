@@ -7,8 +7,10 @@ import {
   knownKeys,
   type OptionKeys,
   optionError,
+  readFlag,
   readOptions,
   readSeed,
+  readSignal,
 } from '../errors/index.ts';
 import { RUN_LIMIT_KEYS, type RunOptions } from '../exec/index.ts';
 import { argsKey, isCrosscheckGen } from '../inputs/index.ts';
@@ -244,13 +246,17 @@ export const resolveCommon = <A extends Args>(
     seed: readSeed({ where, field: 'seed' }, options.seed, DEFAULT_SEED),
     rules: {
       compare,
-      compareErrorMessages: options.compareErrorMessages === true,
+      compareErrorMessages: readFlag(
+        { where, field: 'compareErrorMessages' },
+        options.compareErrorMessages,
+        false,
+      ),
       unknown: readUnknown(where, options.unknown),
     },
     equalityName: equalityName(equality),
     shrinkSteps: readShrink(where, options.shrink),
     run: Object.assign(Object.create(null), options.run),
-    signal: options.signal,
+    signal: readSignal({ where, field: 'signal' }, options.signal),
   };
 };
 

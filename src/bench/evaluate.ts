@@ -193,7 +193,7 @@ export const evaluateTask = async (
   const n = prepared.inputs.length;
   const started = performance.now();
   const equality = options.equality ?? (prepared.language === 'python' ? 'python' : 'strict');
-  // The paper's estimators leave timeouts and crashes out (DESIGN.md: the paper mode may exclude).
+  // The paper's estimators leave timeouts and crashes out (docs/design.md: the paper mode may exclude them).
   const rules = { compare: comparator(equality), compareErrorMessages: false, unknown: 'exclude' as const };
   const seeds = pools.map((p) => subSeed(options.seed, p.model, task.taskId));
   // Every model reads the same task's outputs and reference: each distinct one is prepared once.

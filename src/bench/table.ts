@@ -115,7 +115,7 @@ export const renderBenchTable = (result: BenchResult): string => {
   return `${[...text, ...KEY, '', ...tail, ...ranking].join('\n')}\n`;
 };
 
-/** The one JSON line a run ends with on stdout (issue 7's format; `null` where a figure does not apply). @public */
+/** The one JSON line a run ends with on stdout (its fields stay as they are; `null` where a figure does not apply). @public */
 export const summaryLine = (result: BenchResult): string =>
   JSON.stringify({
     models: result.models.map((m) => ({

@@ -41,7 +41,7 @@ export type TaskInputs =
  * A 32-bit hash (FNV-1a) of the run seed and a name: each task (and pair) gets its own stream.
  * The seed enters only through its decimal text: XOR-ing it into the offset basis as well
  * cancelled it for seeds 0–9 (s ^ ('0' + s) is 0x30 for every s < 10), so those ten seeds gave
- * one and the same run (issue 14, defect 8). @internal
+ * one and the same run. @internal
  */
 export const subSeed = (seed: number, ...names: readonly string[]): number => {
   let h = 0x811c9dc5;

@@ -2,7 +2,7 @@ import type { Tagged } from '../values/index.ts';
 import { checkTagged, decode, formatTagged, neutralizeControls } from '../values/index.ts';
 
 /**
- * What one call of a candidate on one input produced (DESIGN.md "Values and outcomes").
+ * What one call of a candidate on one input produced (docs/design.md, "Values" and "Outcomes").
  * @public
  */
 export type Outcome = ValueOutcome | InvalidOutcome | ErrorOutcome | TimeoutOutcome | CrashOutcome;

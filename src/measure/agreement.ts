@@ -31,7 +31,7 @@ export const defaultEquality = (task: Task, candidates: readonly Candidate[]): E
 };
 
 /**
- * How timeouts and crashes count (DESIGN.md "Values and outcomes"):
+ * How timeouts and crashes count (docs/design.md, "Outcomes"):
  * - `disagree` (default): an unknown cell disagrees with every other cell, another unknown one
  *   included, and is wrong wherever the reference returns. The measured quantities are then
  *   about the candidates as they behave, hangs included.

@@ -205,7 +205,7 @@ const mergeStats = (acc: readonly MatrixRow[], next: readonly MatrixRow[]): Matr
   });
 
 /**
- * Measures incoherence (and error, with a reference) over the full outcome matrix, as DESIGN.md
+ * Measures incoherence (and error, with a reference) over the full outcome matrix, as docs/design.md
  * "Measures" defines: all m candidates and the reference run on the same n inputs; timeouts and
  * crashes count as the `unknown` option says (by default as disagreements, and as wrong where the
  * reference returns), and are counted apart. `inconclusive` says when the numbers support no

@@ -7,7 +7,7 @@ import { type LlmRecord, tokensOf } from './llm.ts';
 import { recordProblem } from './record-schema.ts';
 
 /**
- * The record every matcher writes for the reporter (DESIGN.md "Records and reports"): versioned,
+ * The record every matcher writes for the reporter (docs/design.md, "Records and reports"): versioned,
  * plain JSON (no undefined, NaN or class instances), one per assertion.
  * @packageDocumentation
  */

@@ -13,7 +13,7 @@
  * down-level: `createCodec.toString()` must be valid standalone JavaScript.
  */
 
-/** A JSON-compatible tagged value (see DESIGN.md "Values and outcomes"). */
+/** A JSON-compatible tagged value (docs/design.md, "Values"). */
 export type Tagged = null | boolean | number | string | Tagged[] | { [key: string]: Tagged };
 
 /** Limits applied while encoding. */

@@ -12,7 +12,7 @@ import {
 } from './normal-form.ts';
 
 /**
- * How two returned values are judged equal (DESIGN.md "Values and outcomes"):
+ * How two returned values are judged equal (docs/design.md, "Agreement"):
  * - `strict`: structural and type-aware (`1` vs `"1"` differ, a Python int vs float differ),
  *   NaN equals NaN, −0 equals +0, Map/Set/object keys unordered, floats within relative 1e-9;
  * - `python`: Python `==` (1 == 1.0 == True, tuple ≠ list, dict/set unordered), floats as

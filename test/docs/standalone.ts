@@ -3,7 +3,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
  * What a reader of the package's own documents needs to find inside the repository. The README,
- * CONTRIBUTING.md and everything under docs/ and examples/ must stand on their own: a user has
+ * CONTRIBUTING.md, everything under docs/ and examples/, and the shipped code's messages and
+ * TSDoc must stand on their own: a user has
  * the repository (or the npm package), not the folders beside the maintainers' checkout, not
  * their issue tracker. `findProblems` lists every line that breaks that, as `file:line`.
  */
@@ -16,8 +17,20 @@ export interface Problem {
   readonly text: string;
 }
 
-/** The documents users read: the front page, the contributor guide, docs/ and examples/. */
-const DOCUMENT_ROOTS = ['README.md', 'CONTRIBUTING.md', 'docs', 'examples'] as const;
+/**
+ * What users read: the front page, the contributor guide, docs/ and examples/, and the shipped
+ * code, whose messages they see and whose TSDoc their editor shows.
+ */
+const DOCUMENT_ROOTS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'docs',
+  'examples',
+  'src',
+  'matchers',
+  'reporter',
+  'python',
+] as const;
 
 /** Installed or generated folders: not written by us, or rewritten by every run. */
 const SKIPPED_FOLDERS = new Set(['node_modules', '.crosscheck', 'dist', 'coverage', '.git']);

@@ -304,7 +304,7 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
     pendingWire = '';
     pendingToken++;
     // One shared-memory write per call: the host's watchdog sees progress in the sequence number
-    // (once per chunk) or in the index of the call under way.
+    // (once per chunk) or in the index of the current call.
     progress[0] = ((progress[0] as number) + 1) | 0;
     progress[2] = 1;
     let texts = batchFrom === from ? batchTexts : null;
@@ -320,7 +320,7 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
       return `{"n":${to},"p":0,"v":[${v}],"e":[${e}]}`;
     }
     const f = fn as (...a: unknown[]) => unknown;
-    // The run of parsed inputs under way, `b[k]` being input `bFrom + k`; held by this chunk only,
+    // The current run of parsed inputs, `b[k]` being input `bFrom + k`; held by this chunk only,
     // so a context kept for its candidate's next run pins none of them in the worker's heap.
     // Each element is handed out once, so every call still gets its own copy.
     let b: unknown[] | null = null;

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeWorkers } from '../../src/exec/command/index.ts';
-import { candidates, defineTask, resolveIsolation, run } from '../../src/index.ts';
+import { candidates, closeSandboxPools, defineTask, resolveIsolation, run } from '../../src/index.ts';
 
 // The OS boundary as an attacker meets it when the host runs as root (as CI does): a candidate
 // that got past every in-process guard (here: a worker with no guard at all, or a vm escape)
@@ -46,7 +46,10 @@ const PYTHON = execFileSync('python3', ['-c', 'import sys; print(sys.executable)
 const python = (sources: string[]) =>
   candidates.fromCommand([PYTHON, PY_WORKER], sources, { entry: 'f', language: 'python' });
 
-afterAll(() => closeWorkers());
+afterAll(async () => {
+  await closeWorkers();
+  await closeSandboxPools();
+});
 
 describe.skipIf(skipReason !== null)('the OS boundary under a root host', () => {
   it('should refuse a sysctl, core_pattern and sysrq-trigger opened for writing, from Node and from Python', async () => {
@@ -215,6 +218,31 @@ describe.skipIf(skipReason !== null)('the OS boundary under a root host', () => 
     // Assert
     expect(values(matrix.outcomes[0])).toEqual(['written', 'EFBIG']);
   });
+
+  it('should bound the ArrayBuffer bytes of JS candidates, which V8’s heap limit does not count', async () => {
+    // Arrange: 4 GiB of typed arrays, kept alive, against a 64 MiB heap limit, beside two honest
+    // candidates; then, in a run that allows 512 MiB, 1.2 GiB of them, which only a sandbox
+    // sized for that limit holds.
+    const hog = (mb: number) => `function f(x) {
+      const keep = [];
+      for (let i = 0; i < ${mb / 64}; i++) keep.push(new Uint8Array(64 << 20).fill(1));
+      return keep.length * 64;
+    }`;
+    const good = 'function f(x) { return x * 2; }';
+    const js = (sources: string[]) => candidates.fromSources(sources, { language: 'javascript', entry: 'f' });
+    const shown = (row: readonly { kind: string; tagged?: unknown; reason?: string }[] | undefined) =>
+      (row ?? []).map((o) => (o.kind === 'value' ? o.tagged : `${o.kind}: ${o.reason ?? ''}`));
+
+    // Act
+    const small = await run(task, js([good, hog(4096), good]), [[1], [2]], { isolation: 'os', memoryMb: 64 });
+    const large = await run(task, js([hog(1216)]), [[1]], { isolation: 'os', memoryMb: 512 });
+
+    // Assert: the hog met the bound and, run again alone, was blamed; the others were untouched.
+    expect(shown(small.outcomes[0])).toEqual([2, 4]);
+    for (const outcome of shown(small.outcomes[1])) expect(outcome).toMatch(/^crash: .*memory bound.*alone$/);
+    expect(shown(small.outcomes[2])).toEqual([2, 4]);
+    expect(shown(large.outcomes[0])).toEqual([1216]);
+  }, 120_000);
 
   it('should refuse ptrace, mount, unshare, keyctl and bpf through the seccomp filter', async () => {
     // Arrange

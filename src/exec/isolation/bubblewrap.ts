@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { type SandboxOwner, sandboxOwner, unprivilegedLaunch } from './sandbox-user.ts';
+import { dataLimit, type SandboxOwner, sandboxOwner, unprivilegedLaunch } from './sandbox-user.ts';
 import { openSeccompFilter } from './seccomp.ts';
 
 /** Environment variable naming the bubblewrap executable (tests point it at a missing one). */
@@ -49,6 +49,8 @@ export interface SandboxLayout {
   readonly shared?: readonly string[];
   /** Its whole environment. */
   readonly env: Readonly<Record<string, string>>;
+  /** The most private writable memory its command may map (`RLIMIT_DATA`), if bounded. */
+  readonly dataBytes?: number;
 }
 
 // Its in-memory folders are small: what a candidate writes there is host RAM. Files beyond this
@@ -304,7 +306,12 @@ export const bubblewrapCommand = (
     out.push('--seccomp', fds.take(openSeccompFilter()));
     out.push('--clearenv');
     for (const [name, value] of Object.entries(layout.env)) out.push('--setenv', name, value);
-    out.push('--', ...(owner === null ? [executable, ...args] : unprivilegedLaunch(owner, executable, args)));
+    out.push(
+      '--',
+      ...(owner === null
+        ? [...dataLimit(layout.dataBytes), executable, ...args]
+        : unprivilegedLaunch(owner, executable, args, layout.dataBytes)),
+    );
     return { args: out, fds: fds.fds };
   } catch (error) {
     fds.closeAll();

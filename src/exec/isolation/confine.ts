@@ -19,6 +19,11 @@ export interface ConfineSpec {
   readonly shared?: readonly string[];
   /** The first descriptor number free in the child (after the caller's own stdio); 3 by default. */
   readonly firstFd?: number;
+  /**
+   * Under `'os'`, the most private writable memory the process may map (`RLIMIT_DATA`: heap,
+   * `ArrayBuffer` bytes, every other allocation); past it an allocation fails. None: unbounded.
+   */
+  readonly dataBytes?: number;
 }
 
 /**
@@ -50,7 +55,7 @@ export const confine = (spec: ConfineSpec, mode: 'os' | 'process'): ConfinedComm
   const sandbox = bubblewrapCommand(
     spec.file,
     spec.args,
-    { workdir: spec.workdir, readOnly: spec.readOnly, shared: spec.shared, env },
+    { workdir: spec.workdir, readOnly: spec.readOnly, shared: spec.shared, env, dataBytes: spec.dataBytes },
     spec.firstFd ?? 3,
   );
   return { file: bubblewrapPath(), args: sandbox.args, env, fds: sandbox.fds };

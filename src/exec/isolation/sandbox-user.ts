@@ -58,6 +58,14 @@ export const launcherProblem = (): string | null => {
 };
 
 /**
+ * The prefix that bounds a command's private writable memory (`RLIMIT_DATA`) in a sandbox whose
+ * command runs as the host's own user: lowering a limit takes no privilege.
+ * @internal
+ */
+export const dataLimit = (dataBytes: number | undefined): string[] =>
+  dataBytes === undefined ? [] : [PRLIMIT, `--data=${dataBytes}:${dataBytes}`, '--'];
+
+/**
  * The command line, run inside the sandbox as root with only CAP_SETUID, CAP_SETGID and
  * CAP_SETPCAP, that limits the tasks and file sizes and then runs `executable args` as `owner` with no
  * capabilities at all.
@@ -67,10 +75,12 @@ export const unprivilegedLaunch = (
   owner: SandboxOwner,
   executable: string,
   args: readonly string[],
+  dataBytes?: number,
 ): string[] => [
   PRLIMIT,
   `--nproc=${SANDBOX_TASKS}:${SANDBOX_TASKS}`,
   `--fsize=${SANDBOX_FILE_BYTES}:${SANDBOX_FILE_BYTES}`,
+  ...(dataBytes === undefined ? [] : [`--data=${dataBytes}:${dataBytes}`]),
   '--',
   SETPRIV,
   `--reuid=${owner.uid}`,

@@ -184,6 +184,13 @@ export function installHarness(createCodec: () => CodecCore, sab: SharedArrayBuf
       if (name === 'RangeError' && (reflectApply(strIndexOf, message, ['call stack']) as number) >= 0) {
         return wire(2, 'StackOverflow', message);
       }
+      // An ArrayBuffer the process's memory bound refused: a limit met, not an input refused.
+      if (
+        name === 'RangeError' &&
+        (reflectApply(strIndexOf, message, ['allocation failed']) as number) >= 0
+      ) {
+        return wire(2, 'OutOfMemory', message);
+      }
       return wire(invalid[name] === true ? 1 : 2, name, message);
     } catch {
       return '[2,"Unknown","(the thrown value could not be described)"]';

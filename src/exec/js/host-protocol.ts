@@ -65,6 +65,15 @@ export type ChildLine =
 /** Input sets the child keeps; host and child drop the oldest alike, so both know which it holds. */
 export const INPUT_SETS = 8;
 
+/**
+ * The error the harness names an ArrayBuffer the child's memory bound refused (harness.ts writes
+ * the same literal). The child ends on it: see `sandbox-host.ts`.
+ */
+export const OUT_OF_MEMORY = 'OutOfMemory';
+
+/** The child's exit code when it ends on {@link OUT_OF_MEMORY}. */
+export const OUT_OF_MEMORY_EXIT = 75;
+
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
 
 /**

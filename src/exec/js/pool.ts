@@ -29,6 +29,7 @@ import {
   threadCpu,
   threadRunDelayMs,
   wallBackstopMs,
+  youngGenerationMb,
 } from './slot.ts';
 
 /** Name of the error outcome for a report the harness could not have made. */
@@ -60,6 +61,19 @@ const entryNotFoundMessage = (c: SourceCandidate): string =>
  * per-call limit, or that died, recording `timeout` or `crash` for that one call and resuming
  * the job after it.
  */
+/** Worker threads of a pool: never fewer than two, so one being replaced does not stall the rest. */
+export const defaultSandboxWorkers = (): number => Math.max(2, Math.min(availableParallelism(), 8));
+
+/**
+ * The memory bound of a sandbox host whose workers have heap limit `memoryMb`: 512 MiB for its
+ * main thread and, per worker, its heap (old and young generations), as many bytes again for
+ * `ArrayBuffer` contents (which V8's heap limit does not count) and 64 MiB for code and stacks.
+ */
+export const sandboxHostDataBytes = (memoryMb: number): number => {
+  const perWorker = 2 * memoryMb + youngGenerationMb(memoryMb) + 64;
+  return (512 + defaultSandboxWorkers() * perWorker) * 1024 * 1024;
+};
+
 export class JsSandboxPool {
   readonly size: number;
   readonly memoryMb: number;
@@ -68,8 +82,7 @@ export class JsSandboxPool {
   #watchdog: NodeJS.Timeout | null = null;
 
   constructor(options: { size?: number; memoryMb: number }) {
-    // Never fewer than two: one worker being replaced must not stall every other candidate.
-    this.size = Math.max(1, options.size ?? Math.max(2, Math.min(availableParallelism(), 8)));
+    this.size = Math.max(1, options.size ?? defaultSandboxWorkers());
     this.memoryMb = options.memoryMb;
     this.#slots = Array.from({ length: this.size }, newSlot);
   }

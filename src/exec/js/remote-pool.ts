@@ -20,9 +20,11 @@ import {
   type HostLine,
   INPUT_SETS,
   type JobLimits,
+  OUT_OF_MEMORY_EXIT,
   parseChildLine,
   type Segment,
 } from './host-protocol.ts';
+import { sandboxHostDataBytes } from './pool.ts';
 import { wallBackstopMs } from './slot.ts';
 import { tieringFlags } from './tiering.ts';
 
@@ -142,6 +144,8 @@ interface Child {
   pendingLength: number;
   lastHeard: number;
   dead: boolean;
+  /** The heap limit its memory bound was sized for: a run that allows more gets a new child. */
+  readonly memoryMb: number;
 }
 
 let nextJobId = 1;
@@ -266,6 +270,13 @@ export class RemoteSandboxPool {
       // A candidate on probation runs with nothing else in the child, so a death is its own.
       const soloRunning = [...this.#inFlight.values()].some((j) => j.solo);
       if (soloRunning || (job.solo && this.#inFlight.size > 0)) break;
+      // A child's memory bound is sized for a heap limit: a run that allows more waits until the
+      // child is idle, then gets a child sized for it.
+      const child = this.#child;
+      if (child !== null && child.memoryMb < job.run.ctx.limits.memoryMb) {
+        if (this.#inFlight.size > 0) break;
+        this.#retire(child);
+      }
       this.#queue.shift();
       this.#send(job);
     }
@@ -273,8 +284,8 @@ export class RemoteSandboxPool {
   }
 
   #send(job: Job): void {
-    const child = this.#child ?? this.#spawn();
     const { ctx } = job.run;
+    const child = this.#child ?? this.#spawn(ctx.limits.memoryMb);
     if (!child.inputs.has(ctx.inputsKey)) {
       this.#write(child, { t: 'inputs', key: ctx.inputsKey, n: ctx.inputCount, wire: ctx.inputsWire });
       child.inputs.add(ctx.inputsKey);
@@ -311,7 +322,16 @@ export class RemoteSandboxPool {
     if (!child.dead) child.process.stdin?.write(`${JSON.stringify(line)}\n`);
   }
 
-  #spawn(): Child {
+  /** Stops an idle child for good; the next job starts another. */
+  #retire(child: Child): void {
+    child.dead = true;
+    if (this.#child === child) this.#child = null;
+    child.process.stdout?.removeAllListeners('data');
+    child.process.once('exit', () => removeWorkspace(child.root));
+    child.process.kill('SIGKILL');
+  }
+
+  #spawn(memoryMb: number): Child {
     const command = this.#command();
     const workspace = createWorkspace('crosscheck-jshost-', this.isolation);
     const workdir = workspace.workdir;
@@ -333,6 +353,9 @@ export class RemoteSandboxPool {
           env,
           workdir,
           readOnly: command.readOnly,
+          // The worker threads' heap limits leave ArrayBuffer bytes out: the process as a whole is
+          // bounded too, and an allocation past it ends the child (see sandbox-host.ts).
+          dataBytes: sandboxHostDataBytes(memoryMb),
         },
         this.isolation,
       );
@@ -358,6 +381,7 @@ export class RemoteSandboxPool {
       pendingLength: 0,
       lastHeard: 0,
       dead: false,
+      memoryMb,
     };
     this.#child = child;
     proc.stdin?.on('error', () => undefined);
@@ -370,7 +394,11 @@ export class RemoteSandboxPool {
     proc.on('exit', (code, signal) =>
       this.#died(
         child,
-        signal ? `the sandbox host was killed by ${signal}` : `the sandbox host exited with code ${code}`,
+        signal
+          ? `the sandbox host was killed by ${signal}`
+          : code === OUT_OF_MEMORY_EXIT
+            ? `the sandbox host's memory bound (${Math.round(sandboxHostDataBytes(memoryMb) / 2 ** 20)} MiB for heap limit ${memoryMb} MiB) refused an ArrayBuffer`
+            : `the sandbox host exited with code ${code}`,
       ),
     );
     installExitHook(this);

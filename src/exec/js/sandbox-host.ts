@@ -12,6 +12,8 @@ import {
   type ChildLine,
   type HostLine,
   INPUT_SETS,
+  OUT_OF_MEMORY,
+  OUT_OF_MEMORY_EXIT,
   type Segment,
 } from './host-protocol.ts';
 import { JsSandboxPool } from './pool.ts';
@@ -66,6 +68,17 @@ const sliceOf = (key: string, from: number, to: number): string => {
   return JSON.stringify(set.items.slice(from, to));
 };
 
+/**
+ * Ends this process when a candidate met its memory bound. The bound is the process's, not one
+ * candidate's: what an earlier candidate still holds (in a context a worker keeps) can make an
+ * honest candidate's allocation fail. So no such outcome is reported: the process ends, and the
+ * host runs each candidate it was running again, alone, in a new process; one that meets the
+ * bound alone is blamed there (a crash).
+ */
+const endOnOutOfMemory = (name: unknown): void => {
+  if (name === OUT_OF_MEMORY) process.exit(OUT_OF_MEMORY_EXIT);
+};
+
 /** One outcome's place in the segment: its value (a text, number or boolean), or null and an entry of `e`. */
 const place = (seg: Segment, k: number, o: Outcome): void => {
   // A value's text goes on as the worker sent it, before anything reads the outcome's kind
@@ -85,6 +98,7 @@ const place = (seg: Segment, k: number, o: Outcome): void => {
       seg[3].push([k, 1, o.name, o.message]);
       break;
     case 'error':
+      endOnOutOfMemory(o.name);
       seg[3].push([k, 2, o.name, o.message]);
       break;
     case 'timeout':
@@ -155,6 +169,7 @@ const runJob = async (m: Extract<HostLine, { t: 'run' }>): Promise<void> => {
       const x = v[k] as Segment[2][number];
       const other = x === null ? e[next] : undefined;
       if (other !== undefined && other[0] === k) {
+        endOnOutOfMemory(other[2]);
         next++;
         seg[3].push([base + k, other[1], other[2], other[3]]);
         seg[2].push(null);

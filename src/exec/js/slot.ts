@@ -147,6 +147,10 @@ export const newSlot = (): Slot => {
  */
 export const WORKER_EXEC_ARGV: readonly string[] = ['--experimental-vm-modules', '--frozen-intrinsics'];
 
+/** The young generation of a worker with heap limit `memoryMb`: a quarter of it, within 8 to 64 MiB. */
+export const youngGenerationMb = (memoryMb: number): number =>
+  Math.max(8, Math.min(64, Math.floor(memoryMb / 4)));
+
 /** Starts the slot's worker and wires its lifecycle to `on`. */
 export const spawnWorker = (slot: Slot, memoryMb: number, on: WorkerEvents): Worker => {
   const worker = new Worker(workerSource(), {
@@ -160,7 +164,7 @@ export const spawnWorker = (slot: Slot, memoryMb: number, on: WorkerEvents): Wor
     stderr: true,
     resourceLimits: {
       maxOldGenerationSizeMb: memoryMb,
-      maxYoungGenerationSizeMb: Math.max(8, Math.min(64, Math.floor(memoryMb / 4))),
+      maxYoungGenerationSizeMb: youngGenerationMb(memoryMb),
       stackSizeMb: 4,
     },
   });

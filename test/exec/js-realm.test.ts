@@ -85,13 +85,11 @@ describe('the JS sandbox worker’s own realm', () => {
     60_000,
   );
 
-  it('should run sandbox workers with frozen built-ins and an import() hook that answers in the context', async () => {
+  it('should run sandbox workers whose import() hook answers in the candidate’s context', async () => {
     // Arrange: a worker started with the sandbox's options reports what its realm allows.
     const source = `
       const { parentPort } = require('node:worker_threads');
       const vm = require('node:vm');
-      const before = Object.create;
-      try { Object.create = () => null; } catch {}
       const ctx = vm.createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false } });
       const ContextError = vm.runInContext('TypeError', ctx);
       const get = new vm.Script("var r; import('x').then(null, (e) => { r = e; }); (() => r)", {
@@ -100,13 +98,12 @@ describe('the JS sandbox worker’s own realm', () => {
       setTimeout(() => {
         const r = get();
         parentPort.postMessage({
-          frozen: Object.isFrozen(Object) && Object.isFrozen(Array.prototype) && Object.create === before,
           contextRealm: r instanceof ContextError,
         });
       }, 100);`;
 
     // Act
-    const report = await new Promise<{ frozen: boolean; contextRealm: boolean }>((resolve, reject) => {
+    const report = await new Promise<{ contextRealm: boolean }>((resolve, reject) => {
       const worker = new Worker(source, {
         eval: true,
         execArgv: [...WORKER_EXEC_ARGV],
@@ -122,6 +119,6 @@ describe('the JS sandbox worker’s own realm', () => {
     });
 
     // Assert
-    expect(report).toEqual({ frozen: true, contextRealm: true });
+    expect(report).toEqual({ contextRealm: true });
   });
 });

@@ -6,6 +6,7 @@ on, and reports how the child ended: only the zygote and the host assign timeout
 import gc
 import json
 from array import array as _array
+from json.decoder import scanstring as _scanstring
 import mmap
 import os
 import resource
@@ -20,6 +21,97 @@ from .protocol import (
     _ALIVE, _OUT_KEYS, _REPORTABLE, ALIVE_SECONDS, PROTOCOL, WIRE_ERROR, _all_reportable, _check_loads,
     _error_wire, _text,
 )
+
+
+# The host's default output limit (src/exec/backend.ts), for a line before any run named its own.
+_DEFAULT_MAX_OUTPUT = 16 * 1024 * 1024
+# A line this short that is not in the harness's own form is parsed whole, for the message that
+# says what was wrong with it; a longer one is refused on its form alone.
+_SMALL_LINE = 1 << 16
+# An outcome array this long is checked string by string (json's C scanner, one string held at
+# a time) rather than parsed whole into a list: what a line costs the zygote stays a small
+# multiple of the line, whatever it holds.
+_SCAN_OVER = 1 << 20
+
+
+def _line_cap(max_output_bytes):
+    """The longest reply line the host accepts from a run with this output limit (maxLineChars
+    in src/exec/command/worker-process.ts, characters of a line that is ASCII when the harness
+    wrote it): a child's line past it is the child's fault, found before the zygote holds more
+    of it than that."""
+    if type(max_output_bytes) is not int or max_output_bytes < 0:
+        max_output_bytes = _DEFAULT_MAX_OUTPUT
+    return 2 * max_output_bytes + (1 << 20)
+
+
+def _too_long(cap):
+    return "a reply line longer than %d bytes, the longest the host takes for this run" % cap
+
+
+def _malformed(what, line):
+    return "%s %s" % (what, line[:120].decode("utf-8", "replace"))
+
+
+def _scan_strings(text, pos, each, most):
+    """Checks that `text` (str) from `pos` on is the rest of a JSON array of at most `most`
+    strings, `[` at pos - 1 and its `]` the last character, calling `each` on every string;
+    returns how many. One string at a time: no list of them, no other object. ValueError if it
+    is not."""
+    last = len(text) - 1
+    if pos == last and text[pos] == "]":
+        return 0
+    n = 0
+    try:
+        while True:
+            if text[pos] != '"':
+                raise ValueError("not a string at %d" % pos)
+            if n == most:
+                raise ValueError("more than %d strings" % most)
+            value, pos = _scanstring(text, pos + 1)
+            each(value)
+            n += 1
+            c = text[pos]
+            if c == ",":
+                pos += 1
+            elif c == "]" and pos == last:
+                return n
+            else:
+                raise ValueError("unexpected %r at %d" % (c, pos))
+    except IndexError:
+        raise ValueError("the array does not end")
+
+
+def _ignore(_value):
+    pass
+
+
+def _check_outcome(o):
+    if not (o.startswith(_REPORTABLE) and o.endswith("]")):
+        raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
+
+
+def _count_outcomes(array, most):
+    """The number of outcomes in `array`, the bytes of the JSON array of an `out` line. Ended (a
+    fault) for an outcome that is not a string that starts with a reportable kind and ends with
+    `]`; ValueError if `array` is no JSON array, or a long one of more than `most` outcomes (the
+    rest of the batch: a line of millions of tiny outcomes costs the zygote no more than its
+    batch's)."""
+    if len(array) <= _SCAN_OVER:
+        outcomes = _check_loads(array.decode("utf-8"))
+        if type(outcomes) is not list:
+            raise ValueError("not an array")
+        if not _all_reportable(outcomes):
+            # The slow check decides (and names the culprit): the fast one also fails on
+            # well-formed outcomes that hold a NUL.
+            for o in outcomes:
+                if type(o) is not str:
+                    raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
+                _check_outcome(o)
+        return len(outcomes)
+    # The harness writes ASCII only (json's ASCII escapes): a long line is checked as such.
+    if not array.isascii():
+        raise ValueError("not ASCII")
+    return _scan_strings(array.decode("ascii"), 1, _check_outcome, most)
 
 
 def _cpu_clock(pid):
@@ -109,6 +201,17 @@ def _rmtree(path):
     shutil.rmtree(path, ignore_errors=True)
 
 
+def _remove(path):
+    """Removes whatever is at `path`: a directory tree, or a file, link or FIFO."""
+    try:
+        if not os.path.isdir(path) or os.path.islink(path):
+            os.unlink(path)
+            return
+    except OSError:
+        pass
+    _rmtree(path)
+
+
 def _dir_state(path):
     """Everything a candidate could change about its directory's own inode, bar its entries and
     extended attributes (checked apart): a dead child's directory is given to the next child only
@@ -170,9 +273,12 @@ class Zygote:
         # Directories of dead children found exactly as they were made (see release_dir), for the
         # next children: on ext4 a mkdir and an rmdir cost ~0.2 ms a candidate; the checks ~20 us.
         self.spare = []
+        self.spare_names = set()
         self.env_dir = None
         self.dir_states = {}
         self.pending = b""
+        # The longest line a child may write (the host's limit for the run's maxOutputBytes).
+        self.line_cap = _line_cap(_DEFAULT_MAX_OUTPUT)
         # Seconds spent blocked writing to the host (a host too busy to read), and when the
         # host last heard from this zygote.
         self.blocked = 0.0
@@ -278,31 +384,61 @@ class Zygote:
         self.env_dir = subdir
 
     def new_dir(self):
-        if self.spare:
-            return self.spare.pop()
+        """A directory for the next child: a spare one if it is still exactly as it was when it
+        was last checked, else a new one. Called with no child alive, when the working folder
+        holds the spare directories and nothing else: whatever else is there, or in a spare
+        directory, a candidate that got past the audit hook left for the next one (a file that
+        fills the tmpfs, a planted note), and is removed first."""
+        names = os.listdir(self.workdir)
+        if len(names) != len(self.spare) or not self.spare_names.issuperset(names):
+            for name in names:
+                path = os.path.join(self.workdir, name)
+                if path not in self.spare:
+                    self.dir_states.pop(path, None)
+                    _remove(path)
+        while self.spare:
+            subdir = self.spare.pop()
+            self.spare_names.discard(os.path.basename(subdir))
+            if self._pristine(subdir):
+                return subdir
+            self.dir_states.pop(subdir, None)
+            _remove(subdir)
         self.count += 1
         subdir = os.path.join(self.workdir, "c%d" % self.count)
         os.mkdir(subdir, 0o700)
         self.dir_states[subdir] = _dir_state(subdir)
         return subdir
 
-    def release_dir(self, subdir):
-        """A dead child's directory: kept for the next child if nothing of it changed (same inode,
-        mode, owner, link count and times as when it was made or last checked, no entries, no
-        extended attributes), else removed. No process can change it meanwhile: its child is dead
-        and no other child may write outside its own directory. Times are compared because a
+    def _pristine(self, subdir):
+        """True if `subdir` is as the zygote made or last checked it: same inode, mode, owner,
+        link count and times, no entries, no extended attributes. Times are compared because a
         candidate could set them (os.utime) for the next one to read; entries and attributes are
-        listed because a change within one tick of the file system's clock keeps the times."""
-        state = self.dir_states.pop(subdir, None)
+        listed because a change within one tick of the file system's clock keeps the times.
+        Listing it may set its access time: the state to compare next time is taken after."""
+        state = self.dir_states.get(subdir)
         try:
-            if (state is not None and len(self.spare) < 4 and _dir_state(subdir) == state
-                    and not os.listdir(subdir) and _no_xattrs(subdir)):
-                # Listing it may have set its access time: the state to compare next time.
+            if (state is not None and _dir_state(subdir) == state and not os.listdir(subdir)
+                    and _no_xattrs(subdir)):
                 self.dir_states[subdir] = _dir_state(subdir)
+                return True
+        except OSError:
+            pass
+        return False
+
+    def release_dir(self, subdir):
+        """A dead child's directory: kept as a spare for a later child if its own inode is as the
+        zygote handed it out, else removed now (while the host takes the last reply, not before
+        the next fork). Its entries and attributes are checked when it is handed out (new_dir):
+        only then is no other candidate left that could still change it."""
+        state = self.dir_states.get(subdir)
+        try:
+            if state is not None and len(self.spare) < 4 and _dir_state(subdir) == state:
                 self.spare.append(subdir)
+                self.spare_names.add(os.path.basename(subdir))
                 return
         except OSError:
             pass
+        self.dir_states.pop(subdir, None)
         _rmtree(subdir)
 
     def reap(self, block=False):
@@ -326,8 +462,13 @@ class Zygote:
         # and a wake-up on each side).
         run = msg.get("run")
         carried = run if type(run) is dict and self.holds(run) else None
+        self.line_cap = _line_cap(run.get("maxOutputBytes") if type(run) is dict else None)
+        # No process of an earlier candidate is left when this one starts: each was killed when
+        # its batch ended (or here), and is waited for (a killed process only has its teardown
+        # left, mostly done by now), so that nothing it still held (files open in its
+        # directory, space on the tmpfs) reaches the next one.
         self.end_child(wait=False)
-        self.reap(block=len(self.zombies) > 8)
+        self.reap(block=True)
         subdir = self.new_dir()
         self.point_at(subdir)
         ctl_r, ctl_w = os.pipe()
@@ -397,6 +538,7 @@ class Zygote:
         begin, end = msg["from"], msg["to"]
         timeout_ms = msg["timeoutMs"]
         time_limit = msg.get("timeLimitMs")
+        self.line_cap = _line_cap(msg.get("maxOutputBytes"))
         if not started:
             self._cpu_backstop(pid, _run_backstop_ms(msg), True)
             try:
@@ -409,13 +551,17 @@ class Zygote:
         except Ended as e:
             self.report_end(run_id, e, self._culprit())
             return
-        # The child exits by itself now. Its CPU time is read before it is reaped, so that the
-        # host can go on at once; it is killed and reaped before the next child is forked.
+        # The batch is over: the child is killed before the zygote says so, so that nothing of
+        # the candidate runs once the host may send the next request (a child that went on
+        # would be unwatched, and could act on the next candidate's worker). Its CPU time is
+        # read first. It is reaped at the next load, before the next fork: its teardown (the
+        # pages it copied) overlaps the host's turn rather than delaying the reply.
         try:
             cpu = time.clock_gettime(_cpu_clock(pid))
         except OSError:
             ended = self.end_child()
             cpu = ended[1] if ended else 0.0
+        self.end_child(wait=False)
         self.send(_dumps({"t": "ended", "id": run_id, "cause": "done", "cpuMs": round(cpu * 1000, 3)}))
 
     def holds(self, run):
@@ -476,6 +622,7 @@ class Zygote:
         # result: from there the call gets `timeout_ms` of its own time, no sleeping allowance.
         encoding_from = None
         held = b"\n" in self.pending
+        cap = self.line_cap
         # Reads that end no line, kept apart and joined once their line ends: adding each to
         # `pending` would copy a long line again for every 64 KiB read.
         parts = []
@@ -496,34 +643,13 @@ class Zygote:
             if ready and data and b"\n" not in data:
                 parts.append(data)
                 parts_len += len(data)
-                if len(self.pending) + parts_len > (1 << 30):
-                    raise Ended("fault", "a reply line longer than 1 GiB")
+                if len(self.pending) + parts_len > cap:
+                    raise Ended("fault", _too_long(cap))
                 ready = False
-            if ready:
-                if parts:
-                    data = b"".join([self.pending, *parts, data])
-                    parts = []
-                    parts_len = 0
-                else:
-                    data = self.pending + data
-                lines = data.split(b"\n")
-                self.pending = lines.pop()
-                if len(self.pending) > (1 << 30):
-                    raise Ended("fault", "a reply line longer than 1 GiB")
-                for k, line in enumerate(lines):
-                    if load:
-                        ok = self.check_loaded(line, req_id)
-                        if k + 1 < len(lines) or self.pending:
-                            if not (more and ok):
-                                raise Ended("fault", "bytes after the load reply")
-                            self.pending = b"\n".join(lines[k + 1:] + [self.pending])
-                        return line + b"\n", ok
-                    nxt, done = self.check_out(line, req_id, nxt, window[1], clock, time_limit_ms)
-                    self.relay(line + b"\n")
-                    if done:
-                        if self.pending:
-                            raise Ended("fault", "bytes after the last reply")
-                        return None
+            # The clocks before any line read now is relayed: an outcome that arrives together
+            # with the news that its call ran past the limit is a timeout, whenever the zygote
+            # got to look (a zygote kept from looking, by a busy machine or otherwise, must not
+            # pass on what it would have ended).
             try:
                 cpu = time.clock_gettime_ns(clock)
             except OSError:
@@ -536,14 +662,16 @@ class Zygote:
                 if (idx < call_idx or (window is not None and not window[0] <= idx < window[1])
                         or (load and not more)):
                     raise Ended("fault", "the progress counter moved from %d to %d" % (call_idx, idx))
+                # From its stamp, where credible: a call that started and ran past its limit
+                # while the zygote did not look is over it now.
                 call_idx, call_cpu = idx, self._call_start(True, call_cpu, cpu)
                 clock_own.start(now)
                 encoding_from = None
-            elif cpu - call_cpu > timeout_ns or clock_own.over(now, wall_limit):
+            if cpu - call_cpu > timeout_ns or clock_own.over(now, wall_limit):
                 raise Ended("timeout", "%d ms of CPU time, %d ms of its own time, %d ms of wall time"
                             % ((cpu - call_cpu) // 1_000_000, clock_own.own(now) * 1000,
                                clock_own.wall(now) * 1000), call_cpu + timeout_ns)
-            elif phase[0]:
+            if phase[0]:
                 own = clock_own.own(now)
                 if encoding_from is None:
                     encoding_from = own
@@ -552,6 +680,40 @@ class Zygote:
                                 % ((own - encoding_from) * 1000), call_cpu + timeout_ns)
             else:
                 encoding_from = None
+            if ready:
+                if parts:
+                    data = b"".join([self.pending, *parts, data])
+                    parts = []
+                    parts_len = 0
+                else:
+                    data = self.pending + data
+                lines = data.split(b"\n")
+                del data
+                self.pending = lines.pop()
+                if len(self.pending) > cap:
+                    raise Ended("fault", _too_long(cap))
+                for k, line in enumerate(lines):
+                    if load:
+                        ok = self.check_loaded(line, req_id, cap)
+                        if k + 1 < len(lines) or self.pending:
+                            if not (more and ok):
+                                raise Ended("fault", "bytes after the load reply")
+                            self.pending = b"\n".join(lines[k + 1:] + [self.pending])
+                        return line + b"\n", ok
+                    nxt, done = self.check_out(line, req_id, nxt, window[1], clock, time_limit_ms, cap)
+                    if len(line) < _SMALL_LINE:
+                        self.relay(line + b"\n")
+                    else:
+                        # Not copied again to add its newline.
+                        lines[k] = None
+                        self.relay(line)
+                        self.relay(b"\n")
+                    del line
+                    if done:
+                        if self.pending:
+                            raise Ended("fault", "bytes after the last reply")
+                        return None
+                del lines
             self.beat(now)
             if limit_ns is not None and cpu - cpu0 > limit_ns:
                 raise Ended("time", "the candidate's time is spent")
@@ -576,30 +738,74 @@ class Zygote:
             self.beat(now)
             time.sleep(0.002)
 
-    def check_loaded(self, line, req_id):
+    def check_loaded(self, line, req_id, cap=None):
+        """True for a successful load reply, False for a load error; Ended (a fault) for any
+        other line. The harness's own forms are checked on their bytes; only a short line in
+        another form is parsed whole, so a long one costs the zygote no more than its length."""
+        if cap is not None and len(line) > cap:
+            raise Ended("fault", _too_long(cap))
+        if line == b'{"t":"loaded","id":%d,"ok":true}' % req_id:
+            return True
+        head = b'{"t":"loaded","id":%d,"ok":false,"error":[2,' % req_id
+        if line.startswith(head) and line.endswith(b"]}"):
+            # [2, name, message]: two strings, checked one at a time.
+            error = line[len(head) - 3:-1]
+            try:
+                if not error.isascii():
+                    raise ValueError("not ASCII")
+                if _scan_strings(error.decode("ascii"), 3, _ignore, 2) != 2:
+                    raise ValueError("not a name and a message")
+            except ValueError:
+                raise Ended("fault", _malformed("a malformed load reply", line))
+            return False
+        if len(line) > _SMALL_LINE:
+            raise Ended("fault", _malformed("expected the load reply, got", line))
         try:
             m = _check_loads(line.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
-            raise Ended("fault", "not JSON: %s" % line[:120].decode("utf-8", "replace"))
+            raise Ended("fault", _malformed("not JSON:", line))
         if type(m) is not dict or m.get("t") != "loaded" or m.get("id") != req_id:
-            raise Ended("fault", "expected the load reply, got %s" % line[:120].decode("utf-8", "replace"))
+            raise Ended("fault", _malformed("expected the load reply, got", line))
         if m.get("ok") is True and len(m) == 3:
             return True
         err = m.get("error")
         if (m.get("ok") is False and len(m) == 4 and type(err) is list and len(err) == 3 and err[0] == 2
                 and type(err[1]) is str and type(err[2]) is str):
             return False
-        raise Ended("fault", "a malformed load reply %s" % line[:120].decode("utf-8", "replace"))
+        raise Ended("fault", _malformed("a malformed load reply", line))
 
-    def check_out(self, line, req_id, nxt, end, clock, time_limit_ms):
+    def check_out(self, line, req_id, nxt, end, clock, time_limit_ms, cap=None):
         """A child line is relayed only if it is an `out` for this request, contiguous, within
         the batch, with values and exceptions only: never an `ended` or a timeout of its own.
         A `spent` line (the batch passed its time, child.py) ends the batch if the child's CPU
-        clock bears it out."""
+        clock bears it out. A line past `cap` bytes (the host's limit) is refused unread; the
+        harness's own form is checked on its bytes, its outcomes string by string when they are
+        many, and only a short line in another form is parsed whole."""
+        if cap is not None and len(line) > cap:
+            raise Ended("fault", _too_long(cap))
+        head = b'{"t":"out","id":%d,"from":%d,"outcomes":[' % (req_id, nxt)
+        if line.startswith(head):
+            if line.endswith(b"]}"):
+                done, tail = False, 1
+            elif line.endswith(b'],"done":true}'):
+                done, tail = True, 13
+            elif line.endswith(b'],"done":false}'):
+                done, tail = False, 14
+            else:
+                raise Ended("fault", _malformed("a malformed reply", line))
+            try:
+                nxt += _count_outcomes(line[len(head) - 1:len(line) - tail], end - nxt)
+            except (ValueError, UnicodeDecodeError):
+                raise Ended("fault", _malformed("a malformed reply", line))
+            if nxt > end or (done and nxt != end):
+                raise Ended("fault", "outcomes past the batch or a short batch")
+            return nxt, done
+        if len(line) > _SMALL_LINE:
+            raise Ended("fault", _malformed("a malformed reply", line))
         try:
             m = _check_loads(line.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
-            raise Ended("fault", "not JSON: %s" % line[:120].decode("utf-8", "replace"))
+            raise Ended("fault", _malformed("not JSON:", line))
         if type(m) is dict and m.get("t") == "spent" and len(m) == 2 and m.get("id") == req_id:
             # An honest child says so once its batch alone took more than the limit, so its
             # whole CPU time is past it too. A candidate that says so sooner, to leave the
@@ -613,14 +819,13 @@ class Zygote:
             raise Ended("time", "the candidate's time is spent")
         if (type(m) is not dict or not _OUT_KEYS.issuperset(m) or m.get("t") != "out"
                 or m.get("id") != req_id or m.get("from") != nxt or type(m.get("outcomes")) is not list):
-            raise Ended("fault", "a malformed reply %s" % line[:120].decode("utf-8", "replace"))
+            raise Ended("fault", _malformed("a malformed reply", line))
         outcomes = m["outcomes"]
         if not _all_reportable(outcomes):
-            # The slow check decides (and names the culprit): the fast one also fails on
-            # well-formed outcomes that hold a NUL.
             for o in outcomes:
-                if type(o) is not str or not o.startswith(_REPORTABLE) or not o.endswith("]"):
+                if type(o) is not str:
                     raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
+                _check_outcome(o)
         nxt += len(outcomes)
         done = m.get("done", False)
         if nxt > end or (done is not False and done is not True) or (done and nxt != end):

@@ -45,6 +45,57 @@ report["starts"] = starts
 print(json.dumps(report))
 `;
 
+/**
+ * The zygote relays a child's replies only after it has read the child's CPU clock: an outcome
+ * that arrives together with the news that its call ran past the limit is a timeout, whenever
+ * the zygote got to look. A zygote that a candidate could keep from looking (it shares the uid)
+ * relayed it first, and the candidate got a value for a call far past its limit.
+ */
+const LATE_LOOK = `
+import json, mmap, os, select, sys, tempfile, time
+sys.path.insert(0, sys.argv[1])
+from crosscheck_worker import zygote as z
+
+work = tempfile.mkdtemp()
+progress = memoryview(mmap.mmap(-1, 8)).cast("q")
+zy = z.Zygote(None, os.open(os.devnull, os.O_WRONLY), progress, work, 0)
+
+def case(spin_s, limit_ms):
+    progress[0] = -1
+    zy.phase[0] = 0
+    zy.phase[1] = -1
+    res_r, res_w = os.pipe()
+    go_r, go_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(res_r)
+        # As the harness does: the call's start on the child's CPU clock, then its index.
+        zy.phase[1] = time.clock_gettime_ns(time.CLOCK_THREAD_CPUTIME_ID)
+        progress[0] = 0
+        c0 = time.process_time()
+        while time.process_time() - c0 < spin_s:
+            pass
+        os.write(res_w, b'{"t":"out","id":7,"from":0,"outcomes":["[0,1]"],"done":true}\\n')
+        os.read(go_r, 1)
+        os._exit(0)
+    os.close(res_w)
+    select.select([res_r], [], [])
+    zy.child = (pid, -1, res_r, None, "k", -1)
+    try:
+        zy.watch(7, limit_ms, None, (0, 1), load=False)
+        return "relayed"
+    except z.Ended as e:
+        return e.cause
+    finally:
+        zy.child = None
+        os.write(go_w, b"x")
+        os.waitpid(pid, 0)
+        for fd in (res_r, go_r, go_w):
+            os.close(fd)
+
+print(json.dumps({"over": case(0.6, 200), "within": case(0.01, 1000)}))
+`;
+
 describe('the zygote and what a child says about its time', () => {
   it('should end a batch as spent only when the child CPU clock is past the limit, and fault an early claim', () => {
     // Act
@@ -76,5 +127,15 @@ describe('the zygote and what a child says about its time', () => {
       unset: 800,
       not_credible: 800,
     });
+  });
+
+  it('should end as a timeout a call whose outcome arrives with news that it ran past its limit', () => {
+    // Act: a real child stamps its call, spins, writes its last reply and waits; the zygote
+    // looks only then (kept from looking: a busy machine, or a zygote a candidate had stopped).
+    const out = JSON.parse(
+      execFileSync('python3', ['-c', LATE_LOOK, join(root, 'python')], { encoding: 'utf8' }),
+    ) as Record<string, string>;
+    // Assert: the spin is 600 ms of CPU against a 200 ms limit; the control, 10 ms against 1 s.
+    expect(out).toEqual({ over: 'timeout', within: 'relayed' });
   });
 });

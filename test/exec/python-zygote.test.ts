@@ -81,6 +81,65 @@ describe('python zygote: each candidate gets a fresh directory', () => {
   });
 });
 
+// The zygote's own bookkeeping, driven directly: a candidate that got past the audit hook (as
+// readline's history files once did) could write into a spare directory of an earlier child,
+// or beside the directories, after the zygote last checked them. What it handed out next must
+// still be empty, and the working folder hold nothing but the zygote's directories.
+const PLANTED = `
+import json, os, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from crosscheck_worker import zygote as z
+
+import shutil
+out = {}
+for kind in ("file", "xattr", "chmod", "replaced", "ballast"):
+    work = tempfile.mkdtemp()
+    zy = z.Zygote(None, os.open(os.devnull, os.O_WRONLY), [0], work, 0)
+    made = zy.new_dir()
+    zy.release_dir(made)
+    assert zy.spare == [made], (zy.spare, made)
+    if kind == "file":
+        open(os.path.join(made, "config.txt"), "w").write("planted by another candidate")
+    elif kind == "xattr":
+        try:
+            os.setxattr(made, "user.crosscheck", b"planted")
+        except OSError:
+            open(os.path.join(made, ".x"), "w").write("no xattrs here")
+    elif kind == "chmod":
+        os.chmod(made, 0o755)
+    elif kind == "replaced":
+        os.rmdir(made)
+        os.symlink(tempfile.gettempdir(), made)
+    elif kind == "ballast":
+        open(os.path.join(work, "ballast"), "w").write("x" * 4096)
+        os.mkdir(os.path.join(work, "stray"))
+    got = zy.new_dir()
+    st = os.lstat(got)
+    out[kind] = [os.listdir(got), oct(st.st_mode), sorted(os.listdir(work)) == [os.path.basename(got)]]
+    shutil.rmtree(work)
+print(json.dumps(out))
+`;
+
+describe('python zygote: directories changed after they were checked', () => {
+  it('should hand out no spare directory that changed, and clear what is left beside the directories', () => {
+    // Act
+    const run = spawnSync('python3', ['-c', PLANTED, join(import.meta.dirname, '..', '..', 'python')], {
+      encoding: 'utf8',
+    });
+
+    // Assert
+    expect(run.status, run.stderr).toBe(0);
+    const fresh = [[], '0o40700', true];
+    expect(JSON.parse(run.stdout)).toEqual({
+      file: fresh,
+      xattr: fresh,
+      chmod: fresh,
+      replaced: fresh,
+      ballast: fresh,
+    });
+  });
+});
+
 describe('python zygote: site-packages without site', () => {
   it('should import site-packages modules and .pth directories, run no .pth import line, and keep exit()', async () => {
     // Arrange: a virtualenv whose site-packages holds a module, a .pth naming a directory, and

@@ -57,8 +57,31 @@ _NATIVE = frozenset((
     "_testclinic",
 ))
 
+# Modules that write files (or shared memory) from C, with no audit event to check the path by:
+# readline's history files, SQLite's own files (ATTACH, VACUUM INTO, URI names, its journals),
+# POSIX shared memory and named semaphores under /dev/shm, the dbm libraries, and Tcl (whose
+# `open` and `exec` also reach files and programs). What they leave would reach the next
+# candidate of the worker (a file in its directory, a full tmpfs, a channel through /tmp), so
+# they are refused like _NATIVE, by their last name, with ImportError. `dbm.open` falls back to
+# dbm.dumb, whose files go through the audited open.
+_UNCHECKED_WRITERS = frozenset((
+    "readline", "sqlite3", "_sqlite3", "_posixshmem", "_multiprocessing", "_gdbm", "_dbm",
+    "_tkinter",
+))
+
 # The child's lifeline (limits.py) and everything below it are the harness's descriptors.
 HARNESS_FDS = 5
+
+# fcntl commands that would have the kernel signal another process: F_SETOWN and F_SETOWN_EX
+# name the process SIGIO (or SIGURG) goes to, F_SETSIG makes it any signal, SIGKILL and SIGSTOP
+# included. With them a candidate could stop or kill its zygote (whose uid it shares), which
+# os.kill refuses. Refused on every descriptor, with O_ASYNC set through F_SETFL and the ioctls
+# that do the same: FIOASYNC (any descriptor), FIOSETOWN and SIOCSPGRP (sockets). Linux numbers;
+# the seccomp filter under 'os' (src/exec/isolation/seccomp.ts) refuses the same.
+_F_SIGNALLING = frozenset((8, 10, 15))  # F_SETOWN, F_SETSIG, F_SETOWN_EX
+_F_SETFL = 4
+_O_ASYNC = getattr(os, "O_ASYNC", 0o20000)
+_IOCTL_SIGNALLING = frozenset((0x5452, 0x8901, 0x8902))  # FIOASYNC, FIOSETOWN, SIOCSPGRP
 
 # What the audit hook refuses outright, by event.
 _FORBIDDEN = _frozen({
@@ -173,6 +196,8 @@ def _make_hook(work, readable, readable_below, installed, installed_below, proc_
              readable_below=readable_below, installed=installed, installed_below=installed_below,
              proc_safe=proc_safe, forbidden=_FORBIDDEN, path_writes=_PATH_WRITES,
              path_reads=_PATH_READS, fd_events=_FD_EVENTS, frame_attrs=_FRAME_ATTRS, no_reload=_NO_RELOAD, native=_NATIVE,
+             unchecked_writers=_UNCHECKED_WRITERS, f_signalling=_F_SIGNALLING, f_setfl=_F_SETFL,
+             o_async=_O_ASYNC, ioctl_signalling=_IOCTL_SIGNALLING,
              extensions=_EXTENSIONS, harness_fds=HARNESS_FDS, str_=str, bytes_=bytes, int_=int,
              type_=type, issubclass_=issubclass, len_=len, join="".join, join_bytes=b"".join,
              decode=bytes.decode, p_open=posix.open, p_close=posix.close, p_readlink=posix.readlink,
@@ -271,9 +296,14 @@ def _make_hook(work, readable, readable_below, installed, installed_below, proc_
                 if name in no_reload:
                     raise PermissionError_("crosscheck: loading the module %s again is not allowed for "
                                            "a candidate" % name)
-                if name.rpartition(".")[2] in native:
+                last = name.rpartition(".")[2]
+                if last in native:
                     raise ImportError_("crosscheck: the module %s is not available to a candidate "
                                        "(no native code, raw memory or system calls)" % name)
+                if last in unchecked_writers:
+                    raise ImportError_("crosscheck: the module %s is not available to a candidate "
+                                       "(its C code writes files or starts programs past the "
+                                       "harness's checks)" % name)
             if len_(args) > 1 and type_(args[1]) is str_ and args[1].endswith(extensions):
                 checks.append((args[1], 2, False))
         elif event == "object.__setattr__":
@@ -285,6 +315,20 @@ def _make_hook(work, readable, readable_below, installed, installed_below, proc_
             if type_(args[0]) is int_ and args[0] <= harness_fds:
                 raise PermissionError_("crosscheck: %s on file descriptor %d is not allowed for a "
                                        "candidate" % (event, args[0]))
+            # fcntl.fcntl and fcntl.ioctl raise (fd, cmd or request, arg); flock and lockf
+            # take no command that signals.
+            if len_(args) > 2 and type_(args[1]) is int_:
+                cmd = args[1] & 0xFFFFFFFF
+                if event == "fcntl.fcntl":
+                    # F_SETFL given a buffer passes its address as the flags: refused too.
+                    flags = args[2]
+                    if cmd in f_signalling or (cmd == f_setfl and flags is not None and (
+                            type_(flags) is not int_ or flags & o_async)):
+                        raise PermissionError_("crosscheck: sending signals is not allowed for a "
+                                               "candidate (fcntl command %d)" % cmd)
+                elif event == "fcntl.ioctl" and cmd in ioctl_signalling:
+                    raise PermissionError_("crosscheck: sending signals is not allowed for a "
+                                           "candidate (ioctl request %#x)" % cmd)
             return
         else:
             spec = path_writes.get(event)

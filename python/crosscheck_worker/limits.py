@@ -65,6 +65,11 @@ def block_process_creation():
 
     import posix
 
+    # One gate a function, made before either module is patched, for both.
+    own_only = {name: _own_process_only(getattr(posix, name), which_arg, name)
+                for name, which_arg in (("setpriority", True), ("sched_setaffinity", False),
+                                        ("sched_setscheduler", False), ("sched_setparam", False))
+                if hasattr(posix, name)}
     for module in (os, posix):
         for name in ("fork", "forkpty", "system", "popen", "posix_spawn", "posix_spawnp", "spawnv",
                      "spawnve", "spawnl", "spawnle", "execv", "execve", "execl", "execle", "execlp",
@@ -74,10 +79,23 @@ def block_process_creation():
         for name in ("kill", "killpg", "pidfd_open"):
             if hasattr(module, name):
                 setattr(module, name, refuser("sending signals"))
+        # The scheduling of another process of the sandbox (the zygote shares the child's uid):
+        # a zygote made to run last, or pinned to the child's own CPU, would look at the child's
+        # clock too late to end a call at its limit. A child's own scheduling (pid 0 or its own
+        # pid, as an int) is its own business.
+        for name, gated in own_only.items():
+            setattr(module, name, gated)
         # The host ends a worker by killing its process group: a child must stay in it.
         for name in ("setsid", "setpgid", "setpgrp"):
             if hasattr(module, name):
                 setattr(module, name, refuser("leaving the worker's process group"))
+    # A pidfd (which the refusals above and the audit hook keep from a child) signals its process
+    # whatever its uid: refused too, for a descriptor got some other way.
+    import _signal
+
+    for module in (_signal, signal):
+        if hasattr(module, "pidfd_send_signal"):
+            setattr(module, "pidfd_send_signal", refuser("sending signals"))
     # A fresh copy of a built-in module (`_imp.create_builtin`, which raises no audit event)
     # would have none of the refusals above. The zygote loaded every built-in module already.
     import _imp
@@ -112,6 +130,54 @@ def block_process_creation():
     after_fork = getattr(threading, "_after_fork", None)
     if type(after_fork) is type(block_process_creation):
         after_fork.__code__ = (lambda: None).__code__
+
+
+def _own_process_only(original, which_arg, name):
+    """`original` (a C function of posix whose first arguments name a process: `pid`, or `which,
+    who` for setpriority) as one that refuses any process but the caller's own. The arguments
+    must be plain ints (an __index__ could answer differently for the check and the call). The
+    C function and the check are held only by the frame of a suspended generator, as in
+    _gate_signal_handlers."""
+    getpid = os.getpid
+
+    # Builtins as defaults: a candidate that rebinds builtins.type must not change the check.
+    def own(args, len=len, type=type, int=int, getpid=getpid):
+        if which_arg:
+            if len(args) < 2 or type(args[0]) is not int or args[0] != 0:  # PRIO_PROCESS
+                return False
+            who = args[1]
+        else:
+            if not args:
+                return False
+            who = args[0]
+        return type(who) is int and (who == 0 or who == getpid())
+
+    def gate():
+        reply = None
+        while True:
+            args = yield reply
+            try:
+                if own(args):
+                    reply = (False, original(*args))
+                else:
+                    reply = (True, PermissionError(
+                        "crosscheck: changing the scheduling of another process (%s) is not "
+                        "allowed for a candidate" % name))
+            except BaseException as e:  # TypeError, OSError: the caller's to see
+                reply = (True, e.with_traceback(None))
+            del args
+
+    g = gate()
+    next(g)
+
+    def call(*args, _ask=g.send):
+        failed, value = _ask(args)
+        if failed:
+            raise value
+        return value
+
+    call.__name__ = name
+    return call
 
 
 def _frameless(handler):
@@ -185,9 +251,20 @@ def arm_lifeline(fd, zygote_pid):
     has not died already (the signal would never come)."""
     if fd != HARNESS_FDS:
         os.dup2(fd, HARNESS_FDS)
-    fcntl.fcntl(HARNESS_FDS, fcntl.F_SETOWN, os.getpid())
-    fcntl.fcntl(HARNESS_FDS, getattr(fcntl, "F_SETSIG", 10), signal.SIGKILL)
-    fcntl.fcntl(HARNESS_FDS, fcntl.F_SETFL, fcntl.fcntl(HARNESS_FDS, fcntl.F_GETFL) | os.O_ASYNC)
+    try:
+        fcntl.fcntl(HARNESS_FDS, fcntl.F_SETOWN, os.getpid())
+    except PermissionError:
+        # Only crosscheck's seccomp filter refuses F_SETOWN (isolation 'os', see
+        # src/exec/isolation/seccomp.ts: no process of the sandbox may have the kernel signal
+        # another). That sandbox always has a PID namespace whose init is bubblewrap's, which
+        # exits when the zygote does, and the kernel then kills every process left in it:
+        # there, the lifeline is the namespace's.
+        armed = False
+    else:
+        armed = True
+    if armed:
+        fcntl.fcntl(HARNESS_FDS, getattr(fcntl, "F_SETSIG", 10), signal.SIGKILL)
+        fcntl.fcntl(HARNESS_FDS, fcntl.F_SETFL, fcntl.fcntl(HARNESS_FDS, fcntl.F_GETFL) | os.O_ASYNC)
     if os.getppid() != zygote_pid:
         os._exit(1)
 

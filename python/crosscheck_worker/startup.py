@@ -92,13 +92,19 @@ def main():
     memory_mb = int(os.environ.get("CROSSCHECK_MEMORY_MB", "0") or 0)
     sys.stdout = sys.stderr = _Sink()
     sys.stdin = None
+    # Modules the audit hook refuses are refused only when a child loads them: one the zygote
+    # loaded would be every child's already (an interpreter built with one of them built in).
+    refused = audit._NATIVE | audit._UNCHECKED_WRITERS
     for name in _WARM + tuple(sys.builtin_module_names):
+        if name in refused:
+            continue
         try:
             __import__(name)
         except ImportError:
             pass
-    # Every child forked from here must be without ctypes (limits.py says why).
-    for name in ("ctypes", "_ctypes"):
+    # Every child forked from here must be without ctypes (limits.py says why), and without
+    # the modules that write files past the audit hook.
+    for name in refused:
         if name in sys.modules:
             raise SystemExit("crosscheck worker: %s was loaded before the zygote started" % name)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -269,6 +269,67 @@ describe.skipIf(skipReason !== null)('the OS boundary under a root host', () => 
     const results = values(matrix.outcomes[0]) as [number, string][];
     if (process.arch === 'x64') expect(results).toEqual(names.map(() => [-1, 'EPERM']));
   });
+
+  it('should refuse through the seccomp filter every call that has the kernel signal another process', async () => {
+    // Arrange: processes of a sandbox share its uid, so a Python candidate could otherwise stop
+    // or kill its zygote through SIGIO (F_SETOWN and F_SETSIG on a descriptor of its own) or a
+    // pidfd, past the audit hook. Each call is made so that without the filter it would succeed
+    // (or, for pidfd_send_signal, fail with EBADF): only the filter answers EPERM or ENOSYS.
+    const py = [
+      'import ctypes, errno, os, signal',
+      'libc = ctypes.CDLL(None, use_errno=True)',
+      'libc.syscall.restype = ctypes.c_long',
+      'def f(name):',
+      '    r, w = os.pipe()',
+      '    me = os.getpid()',
+      '    one = ctypes.c_int(1)',
+      '    owner = (ctypes.c_int * 2)(1, me)',
+      '    info = ctypes.create_string_buffer(128)',
+      '    info[0:12] = (int(signal.SIGWINCH).to_bytes(4, "little") + bytes(4) + (-1).to_bytes(4, "little", signed=True))',
+      '    calls = {',
+      '        "F_SETOWN": (72, r, 8, me),',
+      '        "F_SETOWN, high bits": (72, r, 8 | (1 << 32), me),',
+      '        "F_SETSIG": (72, r, 10, int(signal.SIGWINCH)),',
+      '        "F_SETOWN_EX": (72, r, 15, ctypes.addressof(owner)),',
+      '        "F_SETFL O_ASYNC": (72, r, 4, 0o20000 | 0o4000),',
+      '        "FIOASYNC": (16, r, 0x5452, ctypes.addressof(one)),',
+      '        "pidfd_open": (434, me, 0),',
+      '        "pidfd_send_signal": (424, r, int(signal.SIGWINCH), 0, 0),',
+      '        "rt_sigqueueinfo": (129, me, int(signal.SIGWINCH), ctypes.addressof(info)),',
+      '        "F_SETFL O_NONBLOCK": (72, r, 4, 0o4000),',
+      '    }',
+      '    ret = libc.syscall(*(ctypes.c_long(a) for a in calls[name]))',
+      '    return [min(ret, 0), errno.errorcode.get(ctypes.get_errno(), "0") if ret < 0 else "0"]',
+    ].join('\n');
+    const refused: Record<string, string> = {
+      F_SETOWN: 'EPERM',
+      'F_SETOWN, high bits': 'EPERM',
+      F_SETSIG: 'EPERM',
+      F_SETOWN_EX: 'EPERM',
+      'F_SETFL O_ASYNC': 'EPERM',
+      FIOASYNC: 'EPERM',
+      pidfd_open: 'ENOSYS',
+      pidfd_send_signal: 'ENOSYS',
+      rt_sigqueueinfo: 'EPERM',
+    };
+    const names = [...Object.keys(refused), 'F_SETFL O_NONBLOCK'];
+
+    // Act
+    const matrix = await run(
+      task,
+      python([py]),
+      names.map((n) => [n]),
+      { isolation: 'os' },
+    );
+
+    // Assert: refused by the filter; a plain F_SETFL still works.
+    const results = values(matrix.outcomes[0]) as [number, string][];
+    if (process.arch === 'x64')
+      expect(Object.fromEntries(names.map((n, i) => [n, results[i]]))).toEqual({
+        ...Object.fromEntries(Object.entries(refused).map(([n, e]) => [n, [-1, e]])),
+        'F_SETFL O_NONBLOCK': [0, '0'],
+      });
+  });
 });
 
 describe('command workers serve one candidate each', () => {

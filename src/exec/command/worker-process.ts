@@ -319,6 +319,8 @@ export class WorkerProcess {
           workdir: this.workdir,
           readOnly: spec.readOnly,
           shared: [this.#progressFile],
+          // The zygote serves candidate after candidate in this one sandbox.
+          readonlyTmp: spec.zygote === true,
           firstFd: FIRST_FREE_FD,
         },
         mode,

@@ -47,6 +47,11 @@ export interface SandboxLayout {
   readonly readOnly?: readonly string[];
   /** Host files it may write in place, at the same path (the progress file the host reads). */
   readonly shared?: readonly string[];
+  /**
+   * `/tmp` and `/dev/shm` empty and read-only, for a process that runs candidate after candidate
+   * (the Python zygote): whatever one left there would reach the next. Writable by default.
+   */
+  readonly readonlyTmp?: boolean;
   /** Its whole environment. */
   readonly env: Readonly<Record<string, string>>;
   /** The most private writable memory its command may map (`RLIMIT_DATA`), if bounded. */
@@ -302,7 +307,10 @@ export const bubblewrapCommand = (
       out.push(...perms('0777'), '--size', String(WORKDIR_BYTES), '--tmpfs', layout.workdir);
     for (const path of layout.shared ?? []) out.push('--bind-fd', fds.open(path, 'r+'), path);
     // bwrap's own root and /dev are unbounded tmpfs: read-only once every mount point exists.
-    out.push('--remount-ro', '/dev', '--remount-ro', '/', '--chdir', layout.workdir ?? '/');
+    // (A remount is of that mount alone: the working directory's tmpfs below /tmp stays writable.)
+    out.push('--remount-ro', '/dev', '--remount-ro', '/');
+    if (layout.readonlyTmp) out.push('--remount-ro', '/tmp', '--remount-ro', '/dev/shm');
+    out.push('--chdir', layout.workdir ?? '/');
     out.push('--seccomp', fds.take(openSeccompFilter()));
     out.push('--clearenv');
     for (const [name, value] of Object.entries(layout.env)) out.push('--setenv', name, value);

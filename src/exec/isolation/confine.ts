@@ -17,6 +17,11 @@ export interface ConfineSpec {
   readonly readOnly?: readonly string[];
   /** Host files it may write in place at the same path (under `'process'` it can reach them anyway). */
   readonly shared?: readonly string[];
+  /**
+   * Under `'os'`: `/tmp` and `/dev/shm` empty and read-only, for a process that runs one
+   * candidate after another (nothing one leaves there reaches the next). Writable by default.
+   */
+  readonly readonlyTmp?: boolean;
   /** The first descriptor number free in the child (after the caller's own stdio); 3 by default. */
   readonly firstFd?: number;
   /**
@@ -55,7 +60,14 @@ export const confine = (spec: ConfineSpec, mode: 'os' | 'process'): ConfinedComm
   const sandbox = bubblewrapCommand(
     spec.file,
     spec.args,
-    { workdir: spec.workdir, readOnly: spec.readOnly, shared: spec.shared, env, dataBytes: spec.dataBytes },
+    {
+      workdir: spec.workdir,
+      readOnly: spec.readOnly,
+      shared: spec.shared,
+      readonlyTmp: spec.readonlyTmp,
+      dataBytes: spec.dataBytes,
+      env,
+    },
     spec.firstFd ?? 3,
   );
   return { file: bubblewrapPath(), args: sandbox.args, env, fds: sandbox.fds };

@@ -75,13 +75,38 @@ const DENIED = [
 ];
 
 // Denied with ENOSYS, which libc and libuv read as "not here" and fall back from: clone3 (its
-// flags sit behind a pointer a filter cannot read; glibc then uses clone, whose flags it can) and
-// io_uring (its operations never pass through the filter).
-const ABSENT = ['clone3', 'io_uring_setup', 'io_uring_enter', 'io_uring_register'];
+// flags sit behind a pointer a filter cannot read; glibc then uses clone, whose flags it can),
+// io_uring (its operations never pass through the filter), and process descriptors (signals
+// through a pidfd: every process of a sandbox shares its uid, so a Python candidate's process
+// could signal its zygote; the zygote waits for its children with waitpid and needs none).
+const ABSENT = [
+  'clone3',
+  'io_uring_setup',
+  'io_uring_enter',
+  'io_uring_register',
+  'pidfd_open',
+  'pidfd_send_signal',
+];
+
+// Denied with EPERM besides DENIED: a signal with a payload to another process (no runtime in a
+// sandbox queues one; kill and tgkill stay, the zygote ends its children with them).
+const SIGQUEUE = ['rt_sigqueueinfo', 'rt_tgsigqueueinfo'];
 
 // ioctl requests that act on a terminal the candidate does not own: TIOCSTI pushes keystrokes
-// into it, TIOCLINUX does the same on a virtual console.
-const IOCTLS = [0x5412, 0x541c];
+// into it, TIOCLINUX does the same on a virtual console. And those that make the kernel signal
+// another process (see FCNTLS): FIOASYNC (any descriptor), FIOSETOWN and SIOCSPGRP (sockets).
+const IOCTLS = [0x5412, 0x541c, 0x5452, 0x8901, 0x8902];
+
+// fcntl commands that make the kernel signal another process: F_SETOWN and F_SETOWN_EX name the
+// process that gets SIGIO or SIGURG, F_SETSIG makes it any signal (SIGSTOP, SIGKILL). Processes
+// of one sandbox share its uid, so without this a Python candidate could stop or kill its zygote
+// and, through it, the next candidate the worker serves (the audit hook refuses the same; this
+// holds for code past it). Also F_SETFL with O_ASYNC (0o20000), the switch that arms it. The
+// Python child's lifeline, which used F_SETOWN on itself, is the PID namespace's job here
+// (python/crosscheck_worker/limits.py arm_lifeline).
+const FCNTLS = [8, 10, 15];
+const F_SETFL = 4;
+const O_ASYNC = 0o20000;
 
 // clone flags that create namespaces (NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET,
 // NEWTIME): threads and plain forks pass, a new namespace does not.
@@ -100,10 +125,17 @@ def rule(action, name, *args):
         pass
 for name in ${JSON.stringify(DENIED)}:
     rule(seccomp.ERRNO(errno.EPERM), name)
+for name in ${JSON.stringify(SIGQUEUE)}:
+    rule(seccomp.ERRNO(errno.EPERM), name)
 for name in ${JSON.stringify(ABSENT)}:
     rule(seccomp.ERRNO(errno.ENOSYS), name)
 for request in ${JSON.stringify(IOCTLS)}:
     rule(seccomp.ERRNO(errno.EPERM), "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xffffffff, request))
+# The kernel reads an fcntl command as an unsigned int: compared on the low 32 bits.
+for command in ${JSON.stringify(FCNTLS)}:
+    rule(seccomp.ERRNO(errno.EPERM), "fcntl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xffffffff, command))
+rule(seccomp.ERRNO(errno.EPERM), "fcntl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xffffffff, ${F_SETFL}),
+     seccomp.Arg(2, seccomp.MASKED_EQ, ${O_ASYNC}, ${O_ASYNC}))
 for flag in ${JSON.stringify(CLONE_NS)}:
     rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
 f.export_bpf(sys.stdout)

@@ -36,8 +36,9 @@ Options:
 
 const count = (name: string, raw: string | undefined): number | undefined => {
   if (raw === undefined) return undefined;
-  const x = flagNumber('crosscheck bench triangulation', name, raw) as number;
-  if (!Number.isInteger(x) || x <= 0) {
+  // Digits only: Number() would also read 0x10, 1e3 or padding.
+  const x = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(x) || x <= 0) {
     throw new CrosscheckError(
       'INVALID_OPTION',
       `crosscheck bench triangulation: --${name} must be a positive integer, got ${JSON.stringify(raw)}.`,

@@ -403,6 +403,8 @@ const NO_OPTIONS = new Set([
   'same.set',
   'same.list',
   'same.by',
+  // rankings: the confidence alone
+  'minSharedTasks',
   // saved reports: a path or JSON, and a figure name
   'readReport',
   'perModel',

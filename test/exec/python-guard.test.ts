@@ -4,14 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closePythonWorkers } from '../../src/exec/python/index.ts';
-import {
-  candidates,
-  defineTask,
-  type IsolationMode,
-  type Outcome,
-  resolveIsolation,
-  run,
-} from '../../src/index.ts';
+import { candidates, defineTask, type Outcome, run } from '../../src/index.ts';
+import { isolationModes } from '../helpers/os-boundary.ts';
 
 // The in-process guards of the Python worker, attacked from candidate code through the public API:
 // the audit hook (its references, its frames), the doors to native code and raw memory, and the
@@ -22,21 +16,7 @@ const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'python-guard');
 const SECRET_NAME = 'OPENAI_API_KEY';
 const SECRET_VALUE = 'sk-guard-secret';
 
-// Without bubblewrap the 'os' cases are skipped, and say so; under CI, or when
-// CROSSCHECK_ISOLATION=os demands it, a missing boundary fails instead.
-const osAvailable = (() => {
-  try {
-    return resolveIsolation('os') === 'os';
-  } catch (error) {
-    if (process.env.CROSSCHECK_ISOLATION === 'os' || process.env.CI) throw error;
-    return false;
-  }
-})();
-const MODES: ReadonlyArray<readonly [IsolationMode, boolean]> = [
-  ['process', true],
-  ['os', osAvailable],
-];
-if (!osAvailable) console.warn("python-guard: no bubblewrap here, the 'os' cases are skipped");
+const MODES = isolationModes('python-guard');
 
 const fixture = (name: string) =>
   candidates.fromSources([{ source: readFileSync(join(FIXTURES, `${name}.py`), 'utf8'), label: name }], {

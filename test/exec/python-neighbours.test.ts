@@ -1,14 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closePythonWorkers, configurePython } from '../../src/exec/python/index.ts';
-import {
-  candidates,
-  defineTask,
-  type IsolationMode,
-  type Outcome,
-  resolveIsolation,
-  run,
-} from '../../src/index.ts';
+import { candidates, defineTask, type Outcome, run } from '../../src/index.ts';
+import { isolationModes } from '../helpers/os-boundary.ts';
 import { holdsFor } from '../helpers/processes.ts';
 
 // One Python worker serves candidate after candidate: one zygote, one sandbox, one uid for the
@@ -18,21 +12,7 @@ import { holdsFor } from '../helpers/processes.ts';
 // it leaves no file for the next. Each attack goes through the public API, under 'process' and,
 // as root with bubblewrap, under 'os'.
 
-// Without bubblewrap the 'os' cases are skipped, and say so; under CI, or when
-// CROSSCHECK_ISOLATION=os demands it, a missing boundary fails instead.
-const osAvailable = (() => {
-  try {
-    return resolveIsolation('os') === 'os';
-  } catch (error) {
-    if (process.env.CROSSCHECK_ISOLATION === 'os' || process.env.CI) throw error;
-    return false;
-  }
-})();
-const MODES: ReadonlyArray<readonly [IsolationMode, boolean]> = [
-  ['process', true],
-  ['os', osAvailable],
-];
-if (!osAvailable) console.warn("python-neighbours: no bubblewrap here, the 'os' cases are skipped");
+const MODES = isolationModes('python-neighbours');
 
 const python = (sources: readonly string[], label = 'c') =>
   candidates.fromSources(

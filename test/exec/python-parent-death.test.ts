@@ -3,21 +3,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { resolveIsolation } from '../../src/index.ts';
+import { osBoundaryAvailable } from '../helpers/os-boundary.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'parent-death');
 
-// Without bubblewrap the 'os' case is skipped, and says so; under CI, or when
-// CROSSCHECK_ISOLATION=os demands it, a missing boundary fails instead.
-const osAvailable = (() => {
-  try {
-    return resolveIsolation('os') === 'os';
-  } catch (error) {
-    if (process.env.CROSSCHECK_ISOLATION === 'os' || process.env.CI) throw error;
-    return false;
-  }
-})();
-if (!osAvailable) console.warn("python-parent-death: no bubblewrap here, the 'os' case is skipped");
+const osAvailable = osBoundaryAvailable('python-parent-death');
 
 /** pid -> parent pid of every process. */
 const parents = (): Map<number, number> => {

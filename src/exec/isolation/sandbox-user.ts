@@ -59,11 +59,12 @@ export const launcherProblem = (): string | null => {
 
 /**
  * The prefix that bounds a command's private writable memory (`RLIMIT_DATA`) in a sandbox whose
- * command runs as the host's own user: lowering a limit takes no privilege.
+ * command runs as the host's own user: lowering a limit takes no privilege. A host that is not
+ * root may lack util-linux's prlimit (it is required only as root); the bound is then left out.
  * @internal
  */
 export const dataLimit = (dataBytes: number | undefined): string[] =>
-  dataBytes === undefined ? [] : [PRLIMIT, `--data=${dataBytes}:${dataBytes}`, '--'];
+  dataBytes === undefined || !existsSync(PRLIMIT) ? [] : [PRLIMIT, `--data=${dataBytes}:${dataBytes}`, '--'];
 
 /**
  * The command line, run inside the sandbox as root with only CAP_SETUID, CAP_SETGID and

@@ -867,22 +867,28 @@ export const rankModels = (
       }
       return zero / count;
     };
+    // The bootstrap over tasks: with fewer tasks than a claim at this confidence needs (see
+    // minSharedTasks), a handful of resamples, often all alike, is no evidence of a narrow
+    // interval, so the interval is all of [−1, 1].
+    const fewTasks = T < minSharedTasks(o.confidence);
+    const rhoInterval = (estimate: number | null, draws: number[]): EstimateInterval | null => {
+      const interval = percentileInterval(estimate, draws, alpha);
+      return interval !== null && fewTasks ? { ...interval, low: -1, high: 1 } : interval;
+    };
     agreement = {
-      shares: percentileInterval(
+      shares: rhoInterval(
         rhoOf(
           keep.map((j) => share(data.error as Flat, j)),
           keep.map((j) => share(data.incoherence, j)),
         ),
         shareDraws,
-        alpha,
       ),
-      means: percentileInterval(
+      means: rhoInterval(
         rhoOf(
           keep.map((j) => errPoint.estimate[j] as number),
           keep.map((j) => points.incoherence.estimate[j] as number),
         ),
         meanDraws,
-        alpha,
       ),
     };
   }

@@ -71,7 +71,7 @@ describe('renderTerminal', () => {
         not comparable: alpha–beta (3 shared tasks), alpha–gamma (3 shared tasks), beta–gamma (3 shared tasks); a pair is compared only on the tasks both models were measured on, and separating at 95% takes at least 6 of them
         seed stability: 100% of input redraws reproduce the whole order
 
-        agreement of the incoherence and error rankings (Spearman): ρ = 0.866 [0.500, 1.000] on the shares of tasks with error 0 and incoherence 0; ρ = 0.500 [0.000, 1.000] on the mean figures
+        agreement of the incoherence and error rankings (Spearman): ρ = 0.866 [-1.000, 1.000] on the shares of tasks with error 0 and incoherence 0; ρ = 0.500 [-1.000, 1.000] on the mean figures
 
         Uncertainty (the intervals) says how far the figures and the order could move with other tasks and other candidates from the same models; seed stability only says how often new inputs on these same tasks and candidates reproduce the order, so a ranking can be perfectly seed-stable and still not be told apart.
       "

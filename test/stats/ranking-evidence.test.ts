@@ -107,3 +107,29 @@ describe('rankModels: separation needs shared evidence', () => {
     expect(pair.low).toBeGreaterThan(0);
   });
 });
+
+describe('rankModels: the agreement of the two rankings', () => {
+  it('should give Spearman’s ρ all of [−1, 1] on fewer tasks than a claim at the confidence needs', () => {
+    // Arrange: three models whose error and incoherence rank alike on two tasks, then on 20.
+    const withError = (model: string, task: string, v: number): RankingObservation => ({
+      ...obs(model, task, [v, v, v]),
+      error: [v, v, v],
+    });
+    const on = (tasks: number) =>
+      ['a', 'b', 'c'].flatMap((m, j) =>
+        Array.from({ length: tasks }, (_, t) =>
+          withError(m, `t${String(t).padStart(2, '0')}`, 0.1 * j + 0.01 * t),
+        ),
+      );
+
+    // Act
+    const two = rankModels(on(2)).agreement;
+    const twenty = rankModels(on(20)).agreement;
+
+    // Assert: the same point estimate; only 20 tasks support an interval narrower than [−1, 1].
+    expect(two?.means).toEqual({ estimate: 1, low: -1, high: 1 });
+    expect(two?.shares?.low).toBe(-1);
+    expect(twenty?.means?.estimate).toBe(1);
+    expect(twenty?.means?.low).toBeGreaterThan(-1);
+  });
+});

@@ -90,6 +90,17 @@ def _check_outcome(o):
         raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
 
 
+def _check_outcomes(outcomes):
+    """Ended (a fault) unless every item of the list `outcomes` is a reportable outcome string."""
+    if not _all_reportable(outcomes):
+        # The slow check decides (and names the culprit): the fast one also fails on
+        # well-formed outcomes that hold a NUL.
+        for o in outcomes:
+            if type(o) is not str:
+                raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
+            _check_outcome(o)
+
+
 def _count_outcomes(array, most):
     """The number of outcomes in `array`, the bytes of the JSON array of an `out` line. Ended (a
     fault) for an outcome that is not a string that starts with a reportable kind and ends with
@@ -100,13 +111,7 @@ def _count_outcomes(array, most):
         outcomes = _check_loads(array.decode("utf-8"))
         if type(outcomes) is not list:
             raise ValueError("not an array")
-        if not _all_reportable(outcomes):
-            # The slow check decides (and names the culprit): the fast one also fails on
-            # well-formed outcomes that hold a NUL.
-            for o in outcomes:
-                if type(o) is not str:
-                    raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
-                _check_outcome(o)
+        _check_outcomes(outcomes)
         return len(outcomes)
     # The harness writes ASCII only (json's ASCII escapes): a long line is checked as such.
     if not array.isascii():
@@ -821,11 +826,7 @@ class Zygote:
                 or m.get("id") != req_id or m.get("from") != nxt or type(m.get("outcomes")) is not list):
             raise Ended("fault", _malformed("a malformed reply", line))
         outcomes = m["outcomes"]
-        if not _all_reportable(outcomes):
-            for o in outcomes:
-                if type(o) is not str:
-                    raise Ended("fault", "a malformed outcome %s" % repr(o)[:120])
-                _check_outcome(o)
+        _check_outcomes(outcomes)
         nxt += len(outcomes)
         done = m.get("done", False)
         if nxt > end or (done is not False and done is not True) or (done and nxt != end):

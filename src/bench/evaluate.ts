@@ -15,6 +15,7 @@ import {
   Accumulator,
   CellCache,
   equivalenceClasses,
+  errorLowerBoundOf,
   intervalOf,
   meanOf,
   poolIdentity,
@@ -372,17 +373,13 @@ export const evaluateTask = async (
     }
     const incoherence = intervalOf(options.estimator, inc, DELTA);
     const error = intervalOf(options.estimator, err, DELTA);
-    // Theorem 4.1 from the disagreements beyond the tolerance only (see `provenDisagreement`),
-    // and never above the error's own upper end.
-    const provenInterval = intervalOf(
+    // Theorem 4.1 from the disagreements beyond the tolerance only (see `provenDisagreement`).
+    const proven = intervalOf(
       options.estimator,
       meanOf(analysis.provenDisagreement, analysis.weights),
       DELTA,
     );
-    const errorLowerBound = Math.min(
-      Math.max(0, provenInterval.estimate - provenInterval.epsilon) / 2,
-      error.upper,
-    );
+    const errorLowerBound = errorLowerBoundOf(proven, error);
     const classes = equivalenceClasses(analysis.groups, labels.slice(p.from, p.to));
     // A share of the run's wall time, by rows, plus this model's own analysis.
     const durationMs = (runMs * m) / all.length + (performance.now() - t0);

@@ -461,6 +461,20 @@ export const semanticEntropy = (classes: readonly EquivalenceClass[]): number =>
   entropy(classes.map((c) => c.members.length));
 
 /**
+ * Theorem 4.1 (I ≤ 2E): E ≥ max(0, Î′ − ε′) / 2, Î′ ± ε′ being the incoherence counted only on
+ * pairs proven apart (beyond the equality's tolerance), and never above the error's upper end
+ * when a reference gives one. Input by input, pairs proven apart number at most 2·m·e_j of
+ * m(m − 1)/2 (each has a wrong cell), so the bound is below Ê; the clamp keeps two intervals at
+ * 1 − δ each from reading as a contradiction (and covers `unknown: 'exclude'`, where the two
+ * count different cells). Null without an incoherence interval.
+ */
+export const errorLowerBoundOf = (proven: Interval | null, error: Interval | null): number | null => {
+  if (proven === null) return null;
+  const bound = Math.max(0, proven.estimate - proven.epsilon) / 2;
+  return error === null ? bound : Math.min(bound, error.upper);
+};
+
+/**
  * The interval `measure` states for a mean of per-draw values at confidence 1 − δ. All-pairs:
  * each draw's value is a fixed function of the input (every pair, every candidate) and varies
  * less than a 0/1 pair (not at all in a coherent pool), so the variance-adaptive interval

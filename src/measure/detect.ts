@@ -4,7 +4,7 @@ import { optionError, readProbability } from '../errors/index.ts';
 import { combineIsolation, describeOutcome, type IsolationUsed, run, uniqueLabels } from '../exec/index.ts';
 import { pacDetectionSamples } from '../stats/index.ts';
 import type { Task } from '../task/index.ts';
-import { pairCounts, provenApart, toCell, type UnknownPolicy } from './agreement.ts';
+import { counts, pairCounts, provenApart, toCell, type UnknownPolicy } from './agreement.ts';
 import { excludedText } from './measure.ts';
 import {
   DETECT_KEYS,
@@ -219,15 +219,8 @@ export const detect = async <A extends Args>(
       if (total > 0 && undecided === 0) counted += w;
       if (agree < total) {
         found = next - 1;
-        proven = cells.some((a, x) =>
-          cells.some(
-            (b, y) =>
-              y > x &&
-              (a.status !== 'unknown' || countRules.unknown !== 'exclude') &&
-              (b.status !== 'unknown' || countRules.unknown !== 'exclude') &&
-              provenApart(a, b, r.rules.compare),
-          ),
-        );
+        const counted = cells.filter((c) => counts(c, countRules.unknown));
+        proven = counted.some((a, x) => counted.some((b, y) => y > x && provenApart(a, b, r.rules.compare)));
         break;
       }
     }

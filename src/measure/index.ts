@@ -22,7 +22,14 @@ export type { CandidateRan, EquivalenceClass, UnknownCounts } from './analyze.ts
  * The per-input analysis behind `measure`, for the benchmark runner, which measures each model
  * on its own rows of one shared matrix. Not re-exported by the package. @internal
  */
-export { Accumulator, equivalenceClasses, intervalOf, meanOf, semanticEntropy } from './analyze.ts';
+export {
+  Accumulator,
+  equivalenceClasses,
+  errorLowerBoundOf,
+  intervalOf,
+  meanOf,
+  semanticEntropy,
+} from './analyze.ts';
 export {
   type CoherentDetection,
   certificateText,

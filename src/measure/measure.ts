@@ -17,6 +17,7 @@ import {
   type CandidateRan,
   type EquivalenceClass,
   equivalenceClasses,
+  errorLowerBoundOf,
   intervalOf,
   meanOf,
   semanticEntropy,
@@ -300,15 +301,7 @@ export const measure = async <A extends Args>(
           )
         : intervalOf(estimator, err, delta)
       : null;
-  // Input by input, pairs proven apart number at most 2·m·e_j of m(m − 1)/2 (each has a wrong
-  // cell), so the bound is below Ê; the clamp keeps two intervals at 1 − δ each from reading as a
-  // contradiction (and covers `unknown: 'exclude'`, where the two count different cells).
-  const boundFromProven =
-    provenIncoherence === null
-      ? null
-      : Math.max(0, provenIncoherence.estimate - provenIncoherence.epsilon) / 2;
-  const errorLowerBound =
-    boundFromProven === null || error === null ? boundFromProven : Math.min(boundFromProven, error.upper);
+  const errorLowerBound = errorLowerBoundOf(provenIncoherence, error);
   const candidateErrors: CandidateError[] = reference
     ? analysis.perCandidate.map((s, i) => {
         const row = rows[i];

@@ -152,7 +152,7 @@ export const comparator = (equality: Equality): Comparator => {
     if (a.key === b.key) return true;
     // Exact values on both sides can only be equal within a tolerance in difftrust, where
     // integers are close too; otherwise one float suffices (3 and 3.0000000000000004 agree).
-    if (!a.inexact && !b.inexact && equality !== 'difftrust') return false;
+    if (!a.inexact && !b.inexact && exactKeys(equality)) return false;
     return tolerantEqual(a.normal as Normal, b.normal as Normal, tolerance);
   };
   return {

@@ -88,6 +88,9 @@ const rankings = (a: RankingAnalysis): MetricRanking[] =>
 const groupsText = (r: MetricRanking): string =>
   r.groups.map((g) => (g.length === 1 ? g[0] : `{${g.join(', ')}}`)).join(' > ');
 
+/** A clause as a sentence of its own: capitalised (the full stop is the caller's). */
+const sentence = (text: string): string => `${text[0]?.toUpperCase() ?? ''}${text.slice(1)}`;
+
 /** Listed by name up to this many; the rest are counted. */
 const MAX_LISTED = 8;
 
@@ -191,10 +194,10 @@ export const rankingMarkdown = (a: RankingAnalysis): string[] => {
       `Groups that cannot be told apart: ${mdCell(groupsText(r))}. Seed stability: ${pct(r.seedStability)} of input redraws reproduce the whole order.`,
     );
     const few = fewSharedText(r, a.confidence);
-    if (few) lines.push('', `${mdCell(`${few[0]?.toUpperCase()}${few.slice(1)}`)}.`);
+    if (few) lines.push('', `${mdCell(sentence(few))}.`);
   }
   const agree = agreementText(a);
-  if (agree) lines.push('', `${agree[0]?.toUpperCase()}${agree.slice(1)}.`);
+  if (agree) lines.push('', `${sentence(agree)}.`);
   lines.push('', SEED_STABILITY_NOTE);
   return lines;
 };
@@ -276,7 +279,7 @@ export const rankingHtml = (a: RankingAnalysis): string => {
       `<p>Groups that cannot be told apart: ${e(groupsText(r))}. Seed stability: ${pct(r.seedStability)} of input redraws reproduce the whole order.</p>`,
     );
     const few = fewSharedText(r, a.confidence);
-    if (few) out.push(`<p>${e(`${few[0]?.toUpperCase()}${few.slice(1)}`)}.</p>`);
+    if (few) out.push(`<p>${e(sentence(few))}.</p>`);
   }
   const agree = agreementText(a);
   if (agree) out.push(`<p>${e(agree)}.</p>`);

@@ -367,27 +367,39 @@ interface Point {
   readonly cells: Float64Array;
 }
 
+/**
+ * The mean of `value(t)` over the T tasks where it is a number (NaN: not measured there), how
+ * many those were, and whether they all gave the same value (within {@link SAME}).
+ */
+const taskMean = (
+  T: number,
+  value: (t: number) => number,
+): { mean: number; count: number; constant: boolean } => {
+  let sum = 0;
+  let count = 0;
+  let first = Number.NaN;
+  let constant = true;
+  for (let t = 0; t < T; t++) {
+    const v = value(t);
+    if (Number.isNaN(v)) continue;
+    if (count === 0) first = v;
+    else if (Math.abs(v - first) > SAME) constant = false;
+    sum += v;
+    count++;
+  }
+  return { mean: count === 0 ? Number.NaN : sum / count, count, constant };
+};
+
 /** Mean over a model's tasks of its cell means: the point estimate. */
 const pointEstimates = (flat: Flat, M: number, T: number): Point => {
   const estimate = new Float64Array(M).fill(Number.NaN);
   const tasks = new Int32Array(M);
   const constant = new Uint8Array(M);
   for (let j = 0; j < M; j++) {
-    let sum = 0;
-    let count = 0;
-    let first = Number.NaN;
-    let same = true;
-    for (let t = 0; t < T; t++) {
-      const v = flat.mean[j * T + t] as number;
-      if (Number.isNaN(v)) continue;
-      if (count === 0) first = v;
-      else if (Math.abs(v - first) > SAME) same = false;
-      sum += v;
-      count++;
-    }
-    tasks[j] = count;
-    constant[j] = same ? 1 : 0;
-    if (count > 0) estimate[j] = sum / count;
+    const m = taskMean(T, (t) => flat.mean[j * T + t] as number);
+    tasks[j] = m.count;
+    constant[j] = m.constant ? 1 : 0;
+    estimate[j] = m.mean;
   }
   return { estimate, tasks, constant, cells: flat.mean };
 };
@@ -488,18 +500,11 @@ const rankMetric = (
     for (let y = x + 1; y < P; y++) {
       const ja = present[x] as number;
       const jb = present[y] as number;
-      let sum = 0;
-      let shared = 0;
-      let first = Number.NaN;
-      let constant = true;
-      for (let t = 0; t < T; t++) {
-        const d = (point.cells[ja * T + t] as number) - (point.cells[jb * T + t] as number);
-        if (Number.isNaN(d)) continue;
-        if (shared === 0) first = d;
-        else if (Math.abs(d - first) > SAME) constant = false;
-        sum += d;
-        shared++;
-      }
+      // On the tasks both were measured on: a − b there, how many, and whether it never varied.
+      const onShared = taskMean(
+        T,
+        (t) => (point.cells[ja * T + t] as number) - (point.cells[jb * T + t] as number),
+      );
       const index = pairIndex(ja, jb, M);
       let count = 0;
       let better = 0;
@@ -512,9 +517,9 @@ const rankMetric = (
       pairs.push({
         a: x,
         b: y,
-        diff: shared === 0 ? Number.NaN : sum / shared,
-        shared,
-        constant,
+        diff: onShared.mean,
+        shared: onShared.count,
+        constant: onShared.constant,
         sd: sdOf(scratch, count),
         share: count === 0 ? 0.5 : better / count,
         index,

@@ -132,8 +132,10 @@ export const prepareJs = (
     }
   }
   // A hashbang is valid only at the very start of a script: inside the wrapper it is blanked.
-  if (code.startsWith('#!'))
-    edits.push({ start: 0, end: code.indexOf('\n') < 0 ? code.length : code.indexOf('\n'), text: '' });
+  if (code.startsWith('#!')) {
+    const lineEnd = code.indexOf('\n');
+    edits.push({ start: 0, end: lineEnd < 0 ? code.length : lineEnd, text: '' });
+  }
   let body = code;
   for (const e of edits.sort((a, b) => b.start - a.start)) {
     body = e.text === '' ? blank(body, e.start, e.end) : body.slice(0, e.start) + e.text + body.slice(e.end);

@@ -46,7 +46,7 @@ export const parseFlags = <T extends ParseArgsConfig>(
 const refuseRepeats = (
   command: string,
   config: ParseArgsConfig,
-  tokens: readonly { kind: string; name?: string; rawName?: string; value?: string | undefined }[],
+  tokens: readonly { kind: string; name?: string; value?: string | undefined }[],
 ): void => {
   const seen = new Map<string, string | undefined>();
   for (const token of tokens) {

@@ -17,8 +17,10 @@ import { removeWorkspaceNow } from './workspace.ts';
 
 // Denied with EPERM: kernel state (modules, kexec, reboot, swap, clock, quotas, accounting),
 // other processes' memory (ptrace, process_vm_*, kcmp, pidfd_getfd), new namespaces and mounts,
-// the kernel keyring, BPF and perf (kernel attack surface), userfaultfd (exploit timing), and
-// handle-based opens that step around the mount view.
+// the kernel keyring, BPF and perf (kernel attack surface), userfaultfd (exploit timing),
+// handle-based opens that step around the mount view, and a signal with a payload to another
+// process (rt_sigqueueinfo, rt_tgsigqueueinfo: no runtime in a sandbox queues one; kill and
+// tgkill stay, the zygote ends its children with them).
 const DENIED = [
   'ptrace',
   'process_vm_readv',
@@ -72,6 +74,8 @@ const DENIED = [
   'adjtimex',
   'move_pages',
   'migrate_pages',
+  'rt_sigqueueinfo',
+  'rt_tgsigqueueinfo',
 ];
 
 // Denied with ENOSYS, which libc and libuv read as "not here" and fall back from: clone3 (its
@@ -87,10 +91,6 @@ const ABSENT = [
   'pidfd_open',
   'pidfd_send_signal',
 ];
-
-// Denied with EPERM besides DENIED: a signal with a payload to another process (no runtime in a
-// sandbox queues one; kill and tgkill stay, the zygote ends its children with them).
-const SIGQUEUE = ['rt_sigqueueinfo', 'rt_tgsigqueueinfo'];
 
 // ioctl requests that act on a terminal the candidate does not own: TIOCSTI pushes keystrokes
 // into it, TIOCLINUX does the same on a virtual console. And those that make the kernel signal
@@ -124,8 +124,6 @@ def rule(action, name, *args):
         # A call this kernel's headers do not know cannot be made either.
         pass
 for name in ${JSON.stringify(DENIED)}:
-    rule(seccomp.ERRNO(errno.EPERM), name)
-for name in ${JSON.stringify(SIGQUEUE)}:
     rule(seccomp.ERRNO(errno.EPERM), name)
 for name in ${JSON.stringify(ABSENT)}:
     rule(seccomp.ERRNO(errno.ENOSYS), name)

@@ -55,12 +55,6 @@ const entryNotFoundMessage = (c: SourceCandidate): string =>
   (c.functions.length > 0 ? ` (it defines ${c.functions.join(', ')})` : '') +
   `; name the function "${c.entry}", export it, or pass the right \`entry\``;
 
-/**
- * A pool of sandbox workers. Each worker runs one job at a time; the host watches each busy
- * worker's progress counter and replaces a worker whose current call has not finished within the
- * per-call limit, or that died, recording `timeout` or `crash` for that one call and resuming
- * the job after it.
- */
 /** Worker threads of a pool: never fewer than two, so one being replaced does not stall the rest. */
 export const defaultSandboxWorkers = (): number => Math.max(2, Math.min(availableParallelism(), 8));
 
@@ -74,6 +68,12 @@ export const sandboxHostDataBytes = (memoryMb: number): number => {
   return (512 + defaultSandboxWorkers() * perWorker) * 1024 * 1024;
 };
 
+/**
+ * A pool of sandbox workers. Each worker runs one job at a time; the host watches each busy
+ * worker's progress counter and replaces a worker whose current call has not finished within the
+ * per-call limit, or that died, recording `timeout` or `crash` for that one call and resuming
+ * the job after it.
+ */
 export class JsSandboxPool {
   readonly size: number;
   readonly memoryMb: number;

@@ -333,6 +333,9 @@ export class RemoteSandboxPool {
 
   #spawn(memoryMb: number): Child {
     const command = this.#command();
+    // The worker threads' heap limits leave ArrayBuffer bytes out: the process as a whole is
+    // bounded too, and an allocation past it ends the child (see sandbox-host.ts).
+    const dataBytes = sandboxHostDataBytes(memoryMb);
     const workspace = createWorkspace('crosscheck-jshost-', this.isolation);
     const workdir = workspace.workdir;
     // Only what Node needs: no API keys, tokens, NODE_OPTIONS or user configuration.
@@ -353,9 +356,7 @@ export class RemoteSandboxPool {
           env,
           workdir,
           readOnly: command.readOnly,
-          // The worker threads' heap limits leave ArrayBuffer bytes out: the process as a whole is
-          // bounded too, and an allocation past it ends the child (see sandbox-host.ts).
-          dataBytes: sandboxHostDataBytes(memoryMb),
+          dataBytes,
         },
         this.isolation,
       );
@@ -397,7 +398,7 @@ export class RemoteSandboxPool {
         signal
           ? `the sandbox host was killed by ${signal}`
           : code === OUT_OF_MEMORY_EXIT
-            ? `the sandbox host's memory bound (${Math.round(sandboxHostDataBytes(memoryMb) / 2 ** 20)} MiB for heap limit ${memoryMb} MiB) refused an ArrayBuffer`
+            ? `the sandbox host's memory bound (${Math.round(dataBytes / 2 ** 20)} MiB for heap limit ${memoryMb} MiB) refused an ArrayBuffer`
             : `the sandbox host exited with code ${code}`,
       ),
     );
